@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Entitlint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "entitlint", targets: ["entitlint"]),
+        .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "PropertyList", dependencies: ["CLibXML2"]),
+        .target(name: "Provisioning", dependencies: [
+            "PropertyList",
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        .target(name: "EntitlintCore", dependencies: [
+            "PropertyList", "Provisioning",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
+        .target(name: "Reporters", dependencies: ["EntitlintCore"]),
+        .executableTarget(
+            name: "entitlint",
+            dependencies: [
+                "EntitlintCore", "EntitlintRules", "Reporters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+        .testTarget(name: "ProvisioningTests", dependencies: [
+            "Provisioning", "PropertyList",
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
+        .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules"]),
+    ]
+)

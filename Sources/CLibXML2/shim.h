@@ -1,0 +1,18 @@
+#ifndef ENTITLINT_CLIBXML2_SHIM_H
+#define ENTITLINT_CLIBXML2_SHIM_H
+
+/* Debian's libxml2 is built with ICU; its headers then pull in ICU types that clash with the ICU
+   Foundation carries. Entitlint never uses libxml2's ICU support, so switch it off first. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+#include <libxml/entities.h>
+
+/* Swift 6 rejects the global `xmlFree` function pointer as not concurrency-safe. */
+static inline void entitlint_xmlFree(void *p) { xmlFree(p); }
+
+#endif

@@ -1,0 +1,82 @@
+/// One parsed property list: the root value plus what the reader noticed on the way that is
+/// legal but worth a lint finding.
+public struct PlistDocument: Sendable, Hashable {
+    public enum Format: String, Sendable, Hashable, Codable {
+        case xml, binary
+    }
+
+    /// An XML comment (`<!-- ... -->`) anywhere in the file.
+    public struct Comment: Sendable, Hashable {
+        public var text: String
+        public var location: SourceLocation
+        public init(text: String, location: SourceLocation) { self.text = text; self.location = location }
+    }
+
+    public var root: PlistNode
+    public var format: Format
+    public var comments: [Comment]
+
+    public init(root: PlistNode, format: Format, comments: [Comment] = []) {
+        self.root = root
+        self.format = format
+        self.comments = comments
+    }
+}
+
+/// Why a property list was rejected. Equality is on `code` only, like swift-asn1's errors.
+public struct PlistError: Error, Sendable, CustomStringConvertible, Equatable {
+    public enum Code: String, Sendable, Hashable {
+        /// Not well-formed XML (libxml2's reason is in `reason`).
+        case malformedXML
+        /// An element, text or structure that a plist does not allow.
+        case invalidStructure
+        /// `<!DOCTYPE plist [ ... ]>` with declarations, or an entity other than the five
+        /// predefined ones.
+        case forbiddenDTD
+        case invalidInteger
+        case invalidReal
+        case invalidDate
+        case invalidEncoding
+        /// Nesting deeper than `PlistLimits.maxDepth`.
+        case tooDeep
+        /// Input larger than `PlistLimits.maxBytes`, or more than `maxElements` values.
+        case tooLarge
+        /// Binary plist (`bplist00`) structure errors.
+        case invalidBinary
+        case empty
+    }
+
+    public var code: Code
+    public var reason: String
+    public var location: SourceLocation
+
+    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown) {
+        self.code = code
+        self.reason = reason
+        self.location = location
+    }
+
+    public static func == (a: PlistError, b: PlistError) -> Bool { a.code == b.code }
+
+    public var description: String {
+        location.isKnown ? "line \(location.line): \(reason)" : reason
+    }
+}
+
+/// Bounds every reader enforces. Going past one is a `PlistError`, never a crash.
+public struct PlistLimits: Sendable, Hashable {
+    /// Largest input accepted, in bytes.
+    public var maxBytes: Int
+    /// Deepest nesting of arrays and dicts.
+    public var maxDepth: Int
+    /// Most values (of any kind) in one document.
+    public var maxElements: Int
+
+    public init(maxBytes: Int = 16 << 20, maxDepth: Int = 200, maxElements: Int = 1_000_000) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+        self.maxElements = maxElements
+    }
+
+    public static let `default` = PlistLimits()
+}

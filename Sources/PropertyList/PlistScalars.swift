@@ -1,0 +1,138 @@
+/// Text-to-value conversions of the XML plist scalar elements, as CoreFoundation reads them.
+enum PlistScalars {
+    /// Trims XML whitespace around number and date text (CF skips it there).
+    static func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+        var s = text[...]
+        while let f = s.first, isXMLSpace(f) { s = s.dropFirst() }
+        while let l = s.last, isXMLSpace(l) { s = s.dropLast() }
+        return s
+    }
+
+    /// `<integer>`: optional sign, then decimal digits or `0x` hex digits; Int64, or UInt64 when
+    /// positive and above Int64.max.
+    static func integer(_ text: [UInt8]) -> PlistInteger? {
+        var s = trimmed(text)
+        var negative = false
+        if let f = s.first, f == UInt8(ascii: "-") || f == UInt8(ascii: "+") {
+            negative = f == UInt8(ascii: "-")
+            s = s.dropFirst()
+        }
+        var radix: UInt64 = 10
+        if s.count > 2, s.first == UInt8(ascii: "0"), s.dropFirst().first == UInt8(ascii: "x") || s.dropFirst().first == UInt8(ascii: "X") {
+            radix = 16
+            s = s.dropFirst(2)
+        }
+        guard !s.isEmpty else { return nil }
+        var magnitude: UInt64 = 0
+        for c in s {
+            let d: UInt64
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt64(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: d = UInt64(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: d = UInt64(c - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (a, o2) = m.addingReportingOverflow(d)
+            if o1 || o2 { return nil }
+            magnitude = a
+        }
+        if negative {
+            if magnitude <= UInt64(Int64.max) { return .signed(-Int64(magnitude)) }
+            if magnitude == UInt64(Int64.max) + 1 { return .signed(Int64.min) }
+            return nil
+        }
+        if let v = Int64(exactly: magnitude) { return .signed(v) }
+        return .unsigned(magnitude)
+    }
+
+    /// `<real>`: a decimal number, or `nan`, `inf`, `infinity` with an optional sign.
+    static func real(_ text: [UInt8]) -> Double? {
+        let s = String(decoding: trimmed(text), as: UTF8.self)
+        guard !s.isEmpty else { return nil }
+        switch s.lowercased() {
+        case "nan": return .nan
+        case "inf", "infinity", "+inf", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        // Only plain decimal forms: no hex floats.
+        guard s.utf8.allSatisfy({ c in
+            (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+        }) else { return nil }
+        return Double(s)
+    }
+
+    /// `<date>`: exactly `YYYY-MM-DDTHH:MM:SSZ`, with a real calendar date.
+    static func date(_ text: [UInt8]) -> PlistDate? {
+        let s = Array(trimmed(text))
+        guard s.count == 20, s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"), s[10] == UInt8(ascii: "T"),
+              s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"), s[19] == UInt8(ascii: "Z") else { return nil }
+        func num(_ from: Int, _ count: Int) -> Int? {
+            var v = 0
+            for i in from..<(from + count) {
+                let c = s[i]
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                v = v * 10 + Int(c - UInt8(ascii: "0"))
+            }
+            return v
+        }
+        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2),
+              let mi = num(14, 2), let se = num(17, 2) else { return nil }
+        guard (1...12).contains(mo), h < 24, mi < 60, se < 60 else { return nil }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+        guard (1...days).contains(d) else { return nil }
+        return PlistDate(year: y, month: mo, day: d, hour: h, minute: mi, second: se)
+    }
+
+    /// `<data>`: base64; characters outside the alphabet are skipped, `=` ends the data.
+    static func base64(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count * 3 / 4)
+        var acc: UInt32 = 0
+        var bits = 0
+        for c in text {
+            let v: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "+"): v = 62
+            case UInt8(ascii: "/"): v = 63
+            case UInt8(ascii: "="): return out
+            default: continue
+            }
+            acc = (acc << 6) | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((acc >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return out
+    }
+
+    /// A short, printable rendering of text for messages.
+    static func shown<C: Collection>(_ text: C) -> String where C.Element == UInt8 {
+        var s = String(decoding: text.prefix(40), as: UTF8.self)
+        if text.count > 40 { s += "..." }
+        return s.replacingNewlines()
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        var out = ""
+        for ch in self {
+            switch ch {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

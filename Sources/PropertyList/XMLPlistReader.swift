@@ -1,0 +1,416 @@
+internal import CLibXML2
+
+/// Reads XML property lists with libxml2's SAX2 interface, straight into `PlistNode`s: no DOM is
+/// built, and every node keeps the line and column of its start tag.
+///
+/// What is accepted follows CoreFoundation's parser (DOMAIN.md section 5):
+/// - elements `plist, dict, key, array, string, data, date, integer, real, true, false`; anything
+///   else is an error; a bare value root (`<dict>` without `<plist>`) parses; `<plist>` holds
+///   exactly one value;
+/// - `<dict>` alternates `key` and value; duplicate keys are kept (the last wins, see
+///   `PlistDictionary.shadowedEntries`);
+/// - string and key content verbatim (no trimming), CDATA allowed, comments not allowed inside;
+/// - entities: the five predefined ones and numeric references only; any declaration in an
+///   internal DTD subset (`<!DOCTYPE plist [ ... ]>`) is rejected; the external DTD is never
+///   loaded and nothing touches the network;
+/// - `<date>` exactly `YYYY-MM-DDTHH:MM:SSZ`; `<integer>` decimal or `0x` hex with optional sign
+///   in the Int64/UInt64 range; `<data>` base64 with non-alphabet characters skipped;
+/// - encodings: whatever libxml2 detects from the BOM or the declaration (UTF-8, UTF-16).
+public enum XMLPlistReader {
+    public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
+        guard !bytes.isEmpty else { throw PlistError(.empty, "the file is empty") }
+        guard bytes.count <= limits.maxBytes else {
+            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes")
+        }
+        guard bytes.count <= Int(Int32.max) else { throw PlistError(.tooLarge, "file too large") }
+        let builder = SAXBuilder(limits: limits)
+        let result: PlistError? = bytes.withUnsafeBufferPointer { buf -> PlistError? in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { cbytes -> PlistError? in
+                guard let ctxt = xmlCreateMemoryParserCtxt(cbytes, Int32(buf.count)) else {
+                    return PlistError(.malformedXML, "libxml2 could not create a parser")
+                }
+                defer { xmlFreeParserCtxt(ctxt) }
+                ctxt.pointee.sax.pointee = SAXBuilder.handler
+                _ = xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                                                 | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue))
+                builder.ctxt = ctxt
+                ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
+                _ = xmlParseDocument(ctxt)
+                builder.ctxt = nil
+                if let e = builder.error { return e }
+                if ctxt.pointee.wellFormed == 0 {
+                    return builder.libxmlError ?? PlistError(.malformedXML, "not well-formed XML")
+                }
+                return nil
+            }
+        }
+        if let result { throw result }
+        guard let root = builder.root else {
+            throw PlistError(.invalidStructure, "the document holds no property-list value")
+        }
+        return PlistDocument(root: root, format: .xml, comments: builder.comments)
+    }
+}
+
+/// The element names of a plist, resolved once per start tag.
+enum PlistElement: UInt8 {
+    case plist, dict, key, array, string, data, date, integer, real, `true`, `false`
+
+    init?(_ name: UnsafePointer<UInt8>) {
+        // Compare without building a String: the names are short ASCII.
+        func eq(_ s: StaticString) -> Bool {
+            let p = s.utf8Start
+            var i = 0
+            while i < s.utf8CodeUnitCount {
+                if name[i] != p[i] { return false }
+                i += 1
+            }
+            return name[i] == 0
+        }
+        switch name[0] {
+        case UInt8(ascii: "p"): if eq("plist") { self = .plist } else { return nil }
+        case UInt8(ascii: "d"):
+            if eq("dict") { self = .dict } else if eq("data") { self = .data } else if eq("date") { self = .date } else { return nil }
+        case UInt8(ascii: "k"): if eq("key") { self = .key } else { return nil }
+        case UInt8(ascii: "a"): if eq("array") { self = .array } else { return nil }
+        case UInt8(ascii: "s"): if eq("string") { self = .string } else { return nil }
+        case UInt8(ascii: "i"): if eq("integer") { self = .integer } else { return nil }
+        case UInt8(ascii: "r"): if eq("real") { self = .real } else { return nil }
+        case UInt8(ascii: "t"): if eq("true") { self = .true } else { return nil }
+        case UInt8(ascii: "f"): if eq("false") { self = .false } else { return nil }
+        default: return nil
+        }
+    }
+
+    var isContainer: Bool { self == .dict || self == .array || self == .plist }
+}
+
+final class SAXBuilder {
+    enum Frame {
+        case plist(SourceLocation)
+        case array(SourceLocation, [PlistNode])
+        case dict(SourceLocation, PlistDictionary, pendingKey: (String, SourceLocation)?)
+    }
+
+    let limits: PlistLimits
+    var ctxt: xmlParserCtxtPtr?
+    var stack: [Frame] = []
+    var root: PlistNode?
+    var comments: [PlistDocument.Comment] = []
+    var error: PlistError?
+    var libxmlError: PlistError?
+    var elementCount = 0
+    var sawRootElement = false
+    var plistClosed = false
+
+    // The leaf element being read (key, string, integer, ...), with its text so far.
+    var leaf: PlistElement?
+    var leafLocation = SourceLocation.unknown
+    var text: [UInt8] = []
+    var leafHasChild = false
+
+    init(limits: PlistLimits) {
+        self.limits = limits
+        text.reserveCapacity(256)
+    }
+
+    static func from(_ ctx: UnsafeMutableRawPointer?) -> SAXBuilder {
+        Unmanaged<SAXBuilder>.fromOpaque(ctx!).takeUnretainedValue()
+    }
+
+    /// Line and column of the `<` that starts the tag the parser is in.
+    func tagStart() -> SourceLocation {
+        guard let ctxt, let input = ctxt.pointee.input else { return .unknown }
+        let line = Int(input.pointee.line)
+        var col = Int(input.pointee.col)
+        if let base = input.pointee.base, var p = input.pointee.cur {
+            var back = 0
+            while p > base && back < 4096 {
+                p -= 1
+                back += 1
+                if p.pointee == UInt8(ascii: "<") { break }
+                if p.pointee == UInt8(ascii: "\n") { back = 0; break }
+            }
+            col = max(1, col - back)
+        }
+        return SourceLocation(line: line, column: col)
+    }
+
+    func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil) {
+        guard error == nil else { return }
+        error = PlistError(code, reason, at: location ?? tagStart())
+        if let ctxt { xmlStopParser(ctxt) }
+    }
+
+    // MARK: events
+
+    func startElement(_ name: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
+        guard error == nil else { return }
+        let location = tagStart()
+        guard prefix == nil, let element = PlistElement(name) else {
+            let shown = (prefix.map { String(cString: $0) + ":" } ?? "") + String(cString: name)
+            fail(.invalidStructure, "<\(shown)> is not a property-list element", at: location)
+            return
+        }
+        if leaf != nil {
+            fail(.invalidStructure, "<\(element)> inside <\(leaf!)>: only text is allowed there", at: location)
+            return
+        }
+        elementCount += 1
+        if elementCount > limits.maxElements {
+            fail(.tooLarge, "more than \(limits.maxElements) elements (limit maxElements)", at: location)
+            return
+        }
+        if stack.isEmpty {
+            if sawRootElement {
+                fail(.invalidStructure, "a second top-level element", at: location)
+                return
+            }
+            sawRootElement = true
+        } else if case .plist = stack[stack.count - 1], element == .plist {
+            fail(.invalidStructure, "<plist> inside <plist>", at: location)
+            return
+        }
+        if element == .key {
+            guard case .dict(_, _, let pending)? = stack.last else {
+                fail(.invalidStructure, "<key> outside a <dict>", at: location)
+                return
+            }
+            if let pending {
+                fail(.invalidStructure, "key \"\(pending.0)\" has no value before the next <key>", at: location)
+                return
+            }
+        } else if element != .plist, case .dict(_, _, nil)? = stack.last {
+            fail(.invalidStructure, "<\(element)> in a <dict> where a <key> was expected", at: location)
+            return
+        }
+        switch element {
+        case .plist, .dict, .array:
+            if stack.count >= limits.maxDepth {
+                fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels (limit maxDepth)", at: location)
+                return
+            }
+            switch element {
+            case .plist: stack.append(.plist(location))
+            case .dict: stack.append(.dict(location, PlistDictionary(), pendingKey: nil))
+            default: stack.append(.array(location, []))
+            }
+        default:
+            leaf = element
+            leafLocation = location
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func endElement() {
+        guard error == nil else { return }
+        if let element = leaf {
+            leaf = nil
+            let node: PlistNode
+            switch element {
+            case .key:
+                let key = String(decoding: text, as: UTF8.self)
+                if case .dict(let loc, let d, _)? = stack.last {
+                    stack[stack.count - 1] = .dict(loc, d, pendingKey: (key, leafLocation))
+                }
+                return
+            case .string:
+                node = PlistNode(.string(String(decoding: text, as: UTF8.self)), at: leafLocation)
+            case .true, .false:
+                guard text.allSatisfy(isXMLSpace) else {
+                    fail(.invalidStructure, "<\(element)> must be empty", at: leafLocation)
+                    return
+                }
+                node = PlistNode(.bool(element == .true), at: leafLocation)
+            case .integer:
+                guard let v = PlistScalars.integer(text) else {
+                    fail(.invalidInteger, "<integer> \"\(PlistScalars.shown(text))\" is not a decimal or 0x integer in the 64-bit range", at: leafLocation)
+                    return
+                }
+                node = PlistNode(.integer(v), at: leafLocation)
+            case .real:
+                guard let v = PlistScalars.real(text) else {
+                    fail(.invalidReal, "<real> \"\(PlistScalars.shown(text))\" is not a number", at: leafLocation)
+                    return
+                }
+                node = PlistNode(.real(v), at: leafLocation)
+            case .date:
+                guard let v = PlistScalars.date(text) else {
+                    fail(.invalidDate, "<date> \"\(PlistScalars.shown(text))\" is not of the form YYYY-MM-DDTHH:MM:SSZ", at: leafLocation)
+                    return
+                }
+                node = PlistNode(.date(v), at: leafLocation)
+            case .data:
+                node = PlistNode(.data(PlistScalars.base64(text)), at: leafLocation)
+            case .plist, .dict, .array:
+                return
+            }
+            attach(node)
+            return
+        }
+        guard let frame = stack.popLast() else { return }
+        switch frame {
+        case .plist(let loc):
+            if root == nil {
+                fail(.invalidStructure, "<plist> holds no value", at: loc)
+            }
+            plistClosed = true
+        case .array(let loc, let items):
+            attach(PlistNode(.array(items), at: loc))
+        case .dict(let loc, let d, let pending):
+            if let pending {
+                fail(.invalidStructure, "key \"\(pending.0)\" has no value", at: pending.1)
+                return
+            }
+            attach(PlistNode(.dict(d), at: loc))
+        }
+    }
+
+    func attach(_ node: PlistNode) {
+        guard let top = stack.last else {
+            root = node
+            return
+        }
+        switch top {
+        case .plist:
+            if root != nil {
+                fail(.invalidStructure, "<plist> holds more than one value", at: node.location)
+                return
+            }
+            root = node
+        case .array(let loc, var items):
+            stack[stack.count - 1] = .array(loc, [])  // release the reference before appending
+            items.append(node)
+            stack[stack.count - 1] = .array(loc, items)
+        case .dict(let loc, var d, let pending):
+            guard let (key, keyLocation) = pending else { return }
+            stack[stack.count - 1] = .dict(loc, PlistDictionary(), pendingKey: nil)
+            d.append(.init(key: key, keyLocation: keyLocation, value: node))
+            stack[stack.count - 1] = .dict(loc, d, pendingKey: nil)
+        }
+    }
+
+    func characters(_ ch: UnsafePointer<UInt8>, _ len: Int) {
+        guard error == nil, len > 0 else { return }
+        if leaf != nil {
+            text.append(contentsOf: UnsafeBufferPointer(start: ch, count: len))
+            return
+        }
+        for i in 0..<len where !isXMLSpace(ch[i]) {
+            let shown = PlistScalars.shown(Array(UnsafeBufferPointer(start: ch + i, count: min(len - i, 20))))
+            if stack.isEmpty {
+                fail(.invalidStructure, "text \"\(shown)\" outside the property list")
+            } else {
+                fail(.invalidStructure, "text \"\(shown)\" where only elements are allowed")
+            }
+            return
+        }
+    }
+
+    func comment(_ value: UnsafePointer<UInt8>) {
+        guard error == nil else { return }
+        if let leaf {
+            fail(.invalidStructure, "a comment inside <\(leaf)>: CoreFoundation does not allow it there")
+            return
+        }
+        comments.append(.init(text: String(cString: value), location: tagStart()))
+    }
+
+    func processingInstruction() {
+        guard error == nil else { return }
+        if !stack.isEmpty || leaf != nil {
+            fail(.invalidStructure, "a processing instruction inside the property list")
+        }
+    }
+
+    func forbiddenDeclaration(_ what: String) {
+        fail(.forbiddenDTD, "the DOCTYPE declares \(what): internal DTD subsets are not allowed in property lists")
+    }
+
+    func undefinedEntity(_ name: UnsafePointer<UInt8>?) {
+        let n = name.map { String(cString: $0) } ?? "?"
+        fail(.forbiddenDTD, "entity &\(n); is not allowed: only &lt; &gt; &amp; &apos; &quot; and numeric references are")
+    }
+
+    func libxml(_ err: UnsafeMutablePointer<xmlError>) {
+        let e = err.pointee
+        if e.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) || e.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue) {
+            let name = e.str1.map { String(cString: $0) } ?? "?"
+            fail(.forbiddenDTD, "entity &\(name); is not allowed: only &lt; &gt; &amp; &apos; &quot; and numeric references are",
+                 at: SourceLocation(line: Int(e.line), column: Int(e.int2)))
+            return
+        }
+        guard e.level.rawValue >= XML_ERR_ERROR.rawValue, libxmlError == nil else { return }
+        var message = e.message.map { String(cString: $0) } ?? "not well-formed XML"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        let code: PlistError.Code
+        switch e.code {
+        case Int32(XML_ERR_INVALID_CHAR.rawValue), Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue),
+             Int32(XML_ERR_UNKNOWN_ENCODING.rawValue), Int32(XML_I18N_CONV_FAILED.rawValue):
+            code = .invalidEncoding
+        default:
+            code = .malformedXML
+        }
+        libxmlError = PlistError(code, message, at: SourceLocation(line: Int(e.line), column: Int(e.int2)))
+    }
+
+    // MARK: the handler
+
+    nonisolated(unsafe) static let handler: xmlSAXHandler = {
+        var h = xmlSAXHandler()
+        h.initialized = UInt32(XML_SAX2_MAGIC)
+        h.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
+            guard let localname else { return }
+            SAXBuilder.from(ctx).startElement(localname, prefix: prefix)
+        }
+        h.endElementNs = { ctx, _, _, _ in SAXBuilder.from(ctx).endElement() }
+        h.characters = { ctx, ch, len in
+            guard let ch else { return }
+            SAXBuilder.from(ctx).characters(ch, Int(len))
+        }
+        h.ignorableWhitespace = h.characters
+        h.cdataBlock = h.characters
+        h.comment = { ctx, value in
+            guard let value else { return }
+            SAXBuilder.from(ctx).comment(value)
+        }
+        h.processingInstruction = { ctx, _, _ in SAXBuilder.from(ctx).processingInstruction() }
+        h.internalSubset = { ctx, _, _, _ in
+            // Called before libxml2 reads `[`: peek to reject an internal subset of any kind.
+            let b = SAXBuilder.from(ctx)
+            guard let input = b.ctxt?.pointee.input, var p = input.pointee.cur, let end = input.pointee.end else { return }
+            while p < end, isXMLSpace(p.pointee) { p += 1 }
+            if p < end, p.pointee == UInt8(ascii: "[") {
+                b.fail(.forbiddenDTD, "<!DOCTYPE ... [ ... ]> has an internal subset: not allowed in property lists")
+            }
+        }
+        h.entityDecl = { ctx, _, _, _, _, _ in SAXBuilder.from(ctx).forbiddenDeclaration("an entity") }
+        h.elementDecl = { ctx, _, _, _ in SAXBuilder.from(ctx).forbiddenDeclaration("an element") }
+        h.attributeDecl = { ctx, _, _, _, _, _, tree in
+            xmlFreeEnumeration(tree)
+            SAXBuilder.from(ctx).forbiddenDeclaration("an attribute")
+        }
+        h.notationDecl = { ctx, _, _, _ in SAXBuilder.from(ctx).forbiddenDeclaration("a notation") }
+        h.unparsedEntityDecl = { ctx, _, _, _, _ in SAXBuilder.from(ctx).forbiddenDeclaration("an unparsed entity") }
+        h.getEntity = { ctx, name in
+            if let name, let e = xmlGetPredefinedEntity(name) { return e }
+            SAXBuilder.from(ctx).undefinedEntity(name)
+            return nil
+        }
+        h.getParameterEntity = { ctx, name in
+            SAXBuilder.from(ctx).undefinedEntity(name)
+            return nil
+        }
+        h.reference = { ctx, name in SAXBuilder.from(ctx).undefinedEntity(name) }
+        h.serror = { ctx, err in
+            guard let ctx, let err else { return }
+            SAXBuilder.from(ctx).libxml(err)
+        }
+        return h
+    }()
+}
+
+@inline(__always)
+func isXMLSpace(_ c: UInt8) -> Bool {
+    c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
+}
