@@ -4,7 +4,7 @@
 ///
 ///     "bplist00" | objects ... | offset table | 32-byte trailer
 ///
-/// The trailer holds 6 unused bytes, `sortVersion`, `offsetIntSize`, `objectRefSize`, then
+/// The trailer holds 5 unused bytes, `sortVersion`, `offsetIntSize`, `objectRefSize`, then
 /// `numObjects`, `topObject` and `offsetTableOffset` as big-endian UInt64. The offset table has
 /// `numObjects` big-endian unsigned integers of `offsetIntSize` bytes: the file offset of each
 /// object. Containers refer to other objects by index (`objectRefSize` bytes, big-endian).
@@ -146,11 +146,11 @@ struct BinaryPlistDecoder {
     }
 
     /// The object index named by the reference at `at` (already bounds-checked).
-    func reference(at: Int, from context: String) throws(PlistError) -> Int {
+    func reference(at: Int, from context: @autoclosure () -> String) throws(PlistError) -> Int {
         let raw = readUInt(at: at, size: trailer.objectRefSize)
         guard raw < UInt64(trailer.numObjects) else {
             throw PlistError(.invalidBinary,
-                "\(context): reference to object \(raw), but the file has only \(trailer.numObjects) objects")
+                "\(context()): reference to object \(raw), but the file has only \(trailer.numObjects) objects")
         }
         return Int(raw)
     }
@@ -453,14 +453,19 @@ struct BinaryPlistDecoder {
     mutating func decodeRoot() throws(PlistError) -> PlistNode {
         var stack: [Frame] = []
         if let node = try enter(trailer.topObject, depth: 1, from: nil, stack: &stack) { return node }
-        while let top = stack.last {
+        // Frames are read and changed in place (never copied out with `stack.last`): a copy
+        // would share the children's buffer and make every append copy it.
+        while !stack.isEmpty {
+            let t = stack.count - 1
             let node: PlistNode
-            if top.next < top.count {
-                let ref = try reference(at: top.valueRefsStart + top.next * trailer.objectRefSize,
-                                        from: "\(top.context): \(top.isDict ? "value" : "element") \(top.next)")
-                stack[stack.count - 1].next += 1
-                guard let child = try enter(ref, depth: stack.count + 1, from: top.context, stack: &stack) else {
-                    continue
+            if stack[t].next < stack[t].count {
+                let position = stack[t].next
+                stack[t].next += 1
+                let ctx = stack[t].context
+                let ref = try reference(at: stack[t].valueRefsStart + position * trailer.objectRefSize,
+                                        from: "\(ctx): \(stack[t].isDict ? "value" : "element") \(position)")
+                guard let child = try enter(ref, depth: stack.count + 1, from: ctx, stack: &stack) else {
+                    continue   // a container: its frame is now on top
                 }
                 node = child
             } else {
@@ -472,8 +477,8 @@ struct BinaryPlistDecoder {
             // Attach `node` to the container now on top.
             let p = stack.count - 1
             if stack[p].isDict {
-                let k = stack[p].next - 1
-                stack[p].dict.append(.init(key: stack[p].keys[k], keyLocation: .unknown, value: node))
+                let key = stack[p].keys[stack[p].next - 1]
+                stack[p].dict.append(.init(key: key, keyLocation: .unknown, value: node))
             } else {
                 stack[p].items.append(node)
             }

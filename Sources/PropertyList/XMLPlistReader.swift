@@ -102,6 +102,7 @@ final class SAXBuilder {
     var elementCount = 0
     var sawRootElement = false
     var plistClosed = false
+    var hyphenInComment = false
 
     // The leaf element being read (key, string, integer, ...), with its text so far.
     var leaf: PlistElement?
@@ -137,7 +138,8 @@ final class SAXBuilder {
     }
 
     func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil) {
-        guard error == nil else { return }
+        // After a libxml2 well-formedness error, that error is the cause of whatever follows.
+        guard error == nil, libxmlError == nil else { return }
         error = PlistError(code, reason, at: location ?? tagStart())
         if let ctxt { xmlStopParser(ctxt) }
     }
@@ -308,6 +310,14 @@ final class SAXBuilder {
     }
 
     func comment(_ value: UnsafePointer<UInt8>) {
+        if hyphenInComment {
+            // See `libxml(_:)`: the comment is complete, so restore strict mode.
+            hyphenInComment = false
+            if let ctxt {
+                ctxt.pointee.recovery = 0
+                if libxmlError == nil { ctxt.pointee.wellFormed = 1 }
+            }
+        }
         guard error == nil else { return }
         if let leaf {
             fail(.invalidStructure, "a comment inside <\(leaf)>: CoreFoundation does not allow it there")
@@ -338,6 +348,14 @@ final class SAXBuilder {
             let name = e.str1.map { String(cString: $0) } ?? "?"
             fail(.forbiddenDTD, "entity &\(name); is not allowed: only &lt; &gt; &amp; &apos; &quot; and numeric references are",
                  at: SourceLocation(line: Int(e.line), column: Int(e.int2)))
+            return
+        }
+        if e.code == Int32(XML_ERR_HYPHEN_IN_COMMENT.rawValue), let ctxt {
+            // CoreFoundation skips comments up to `-->` and accepts `--` inside them (real
+            // profiles do this); XML does not. Keep libxml2 from disabling SAX for the rest of
+            // this comment; `comment(_:)` restores strict mode when the comment ends.
+            hyphenInComment = true
+            ctxt.pointee.recovery = 1
             return
         }
         guard e.level.rawValue >= XML_ERR_ERROR.rawValue, libxmlError == nil else { return }

@@ -149,7 +149,7 @@ struct BinaryPlistTestWriter {
         for (i, off) in offsets.enumerated() {
             out += Self.be(offsetOverrides[i] ?? UInt64(off), intSize)
         }
-        out += [0, 0, 0, 0, 0, 0, 0]   // 6 unused bytes + sortVersion
+        out += [0, 0, 0, 0, 0, 0]   // 5 unused bytes + sortVersion
         out.append(UInt8(truncatingIfNeeded: intSize))
         out.append(UInt8(truncatingIfNeeded: refSizeOverride ?? refSize))
         out += Self.be(numObjects ?? UInt64(objects.count), 8)

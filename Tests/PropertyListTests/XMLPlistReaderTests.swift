@@ -242,3 +242,17 @@ final class XMLPlistReaderTests: XCTestCase {
         }
     }
 }
+
+extension XMLPlistReaderTests {
+    /// CF accepts `--` inside a comment (bazel's fake profiles have one); libxml2 alone would not.
+    func testDoubleHyphenInsideCommentAccepted() throws {
+        let doc = try parse("<?xml version=\"1.0\"?>\n<!-- use --define=x here -->\n<plist><dict><key>a</key><string>b</string></dict></plist>")
+        XCTAssertEqual(doc.root.dict?["a"]?.string, "b")
+        XCTAssertEqual(doc.comments.count, 1)
+    }
+
+    func testErrorAfterHyphenCommentStillReported() {
+        expectError("<!-- a -- b -->\n<plist><dict><key>a</key></dict></plist>", .invalidStructure)
+        expectError("<!-- a -- b -->\n<plist><dict></dic></plist>", .malformedXML, line: 2)
+    }
+}

@@ -1,0 +1,165 @@
+import Yams
+
+/// `.entitlint.yml` (DESIGN.md section 6):
+///
+/// ```yaml
+/// team: ABCDE12345              # Team ID (also the App ID prefix unless a profile says otherwise)
+/// apps:
+///   - name: AppOne
+///     entitlements: App/App.entitlements
+///     bundle-id: com.example.AppOne
+///     profile: profiles/AppOne.mobileprovision
+///     team: ABCDE12345          # optional, overrides the top-level team
+/// rules:
+///   comment-in-plist: off
+///   default-group-not-app-id: error
+/// exclude: ["Tests/**", "*.xcent"]
+/// lock: entitlint.lock
+/// variables:                    # values for custom build variables used in entitlements
+///   BUNDLE_ID_PREFIX: com.example
+/// ```
+/// Unknown keys and wrong types are errors naming the key and line.
+public struct Configuration: Sendable, Hashable {
+    public struct App: Sendable, Hashable {
+        public var name: String?
+        public var entitlements: String
+        public var bundleID: String?
+        public var profile: String?
+        public var team: String?
+    }
+
+    public enum RuleSetting: String, Sendable, Hashable {
+        case error, warning, note, off
+    }
+
+    /// The file it was read from, for `FactSource.config`; paths in it are relative to its folder.
+    public var path: String?
+    public var team: String?
+    public var apps: [App] = []
+    public var rules: [String: RuleSetting] = [:]
+    public var exclude: [Glob] = []
+    public var lock: String?
+    public var variables: [String: String] = [:]
+
+    public init() {}
+
+    public struct ConfigError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var line: Int
+        public var reason: String
+        public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+    }
+
+    /// Looks for `.entitlint.yml` in `directory` and its parents.
+    public static func find(from directory: String) -> String? {
+        var dir = Paths.absolute(directory)
+        while true {
+            let candidate = (dir == "/" ? "" : dir) + "/.entitlint.yml"
+            if Paths.kind(candidate) == .file { return candidate }
+            if dir == "/" { return nil }
+            dir = Paths.directoryName(dir)
+        }
+    }
+
+    public static func load(path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(path, limit: 1 << 20) } catch {
+            throw ConfigError(path: path, line: 0, reason: "cannot read: \(error)")
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path, knownRules: knownRules)
+    }
+
+    public static func parse(_ text: String, path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
+        var config = Configuration()
+        config.path = path
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
+            throw ConfigError(path: path, line: yamlLine(error), reason: "not valid YAML: \(error)")
+        }
+        guard let root else { return config }
+        func fail(_ node: Node, _ reason: String) -> ConfigError {
+            ConfigError(path: path, line: (node.mark?.line ?? 0), reason: reason)
+        }
+        func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
+            guard let s = node.scalar?.string, node.scalar?.style != nil else { throw fail(node, "'\(key)' must be a string") }
+            return s
+        }
+        guard let top = root.mapping else { throw fail(root, "the configuration must be a mapping of keys") }
+        for (k, v) in top {
+            guard let key = k.scalar?.string else { throw fail(k, "keys must be strings") }
+            switch key {
+            case "team":
+                config.team = try string(v, key)
+            case "lock":
+                config.lock = try string(v, key)
+            case "exclude":
+                guard let seq = v.sequence else { throw fail(v, "'exclude' must be a list of globs") }
+                for item in seq { config.exclude.append(Glob(try string(item, "exclude"))) }
+            case "variables":
+                guard let map = v.mapping else { throw fail(v, "'variables' must be a mapping of NAME: value") }
+                for (vk, vv) in map {
+                    guard let name = vk.scalar?.string else { throw fail(vk, "variable names must be strings") }
+                    config.variables[name] = try string(vv, "variables.\(name)")
+                }
+            case "rules":
+                guard let map = v.mapping else { throw fail(v, "'rules' must be a mapping of rule-id: error|warning|note|off") }
+                for (rk, rv) in map {
+                    guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
+                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(id)' (see `entitlint rules`)") }
+                    // YAML 1.1 reads a bare `off` as the boolean false.
+                    let raw = rv.scalar?.string ?? ""
+                    let normalized = raw == "false" ? "off" : raw
+                    guard let setting = RuleSetting(rawValue: normalized) else {
+                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(raw)'")
+                    }
+                    config.rules[id] = setting
+                }
+            case "apps":
+                guard let seq = v.sequence else { throw fail(v, "'apps' must be a list") }
+                for item in seq {
+                    guard let map = item.mapping else { throw fail(item, "each app must be a mapping") }
+                    var app = App(entitlements: "")
+                    var hasEntitlements = false
+                    for (ak, av) in map {
+                        guard let akey = ak.scalar?.string else { throw fail(ak, "keys must be strings") }
+                        switch akey {
+                        case "name": app.name = try string(av, "apps.name")
+                        case "entitlements": app.entitlements = try string(av, "apps.entitlements"); hasEntitlements = true
+                        case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
+                        case "profile": app.profile = try string(av, "apps.profile")
+                        case "team": app.team = try string(av, "apps.team")
+                        default: throw fail(ak, "unknown key 'apps.\(akey)' (known: name, entitlements, bundle-id, profile, team)")
+                        }
+                    }
+                    guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
+                    config.apps.append(app)
+                }
+            default:
+                throw fail(k, "unknown key '\(key)' (known: team, apps, rules, exclude, lock, variables)")
+            }
+        }
+        return config
+    }
+
+    static func yamlLine(_ error: Error) -> Int {
+        if let e = error as? YamlError {
+            switch e {
+            case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+                return mark.line
+            default:
+                return 0
+            }
+        }
+        return 0
+    }
+
+    /// The folder paths in the file are relative to.
+    public var baseDirectory: String { path.map(Paths.directoryName) ?? "." }
+
+    /// A path from the file, made usable from the current folder.
+    public func resolve(_ p: String) -> String {
+        if p.hasPrefix("/") { return p }
+        let base = baseDirectory
+        return base == "." ? p : base + "/" + p
+    }
+}

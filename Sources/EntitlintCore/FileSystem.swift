@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and writing files with plain POSIX calls: bounded, never following surprises
+/// (FIFOs, devices), and without Foundation's start-up cost on the hot path.
+public enum FileReader {
+    public enum ReadError: Error, CustomStringConvertible, Equatable {
+        case notFound
+        case notARegularFile(String)
+        case tooLarge(limit: Int)
+        case system(String)
+
+        public var description: String {
+            switch self {
+            case .notFound: return "no such file"
+            case .notARegularFile(let kind): return "not a regular file (\(kind))"
+            case .tooLarge(let limit): return "larger than the limit of \(limit) bytes (raise it with --max-file-size)"
+            case .system(let why): return why
+            }
+        }
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Reads a whole regular file, refusing more than `limit` bytes.
+    public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { throw .notFound }
+            throw .system(errnoText())
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .system(errnoText()) }
+        let type = st.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            switch type {
+            case S_IFDIR: throw .notARegularFile("a folder")
+            case S_IFIFO: throw .notARegularFile("a FIFO")
+            case S_IFCHR, S_IFBLK: throw .notARegularFile("a device")
+            case S_IFSOCK: throw .notARegularFile("a socket")
+            default: throw .notARegularFile("special file")
+            }
+        }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw .tooLarge(limit: limit) }
+        // Read up to limit + 1 bytes whatever the size said: the file may change while read.
+        var buffer = [UInt8](repeating: 0, count: min(size, limit) + 1)
+        var total = 0
+        while true {
+            if total == buffer.count {
+                if buffer.count > limit { throw .tooLarge(limit: limit) }
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count)))
+            }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                Glibc_read(fd, raw.baseAddress! + total, raw.count - total)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(errnoText())
+            }
+            if n == 0 { break }
+            total += n
+        }
+        if total > limit { throw .tooLarge(limit: limit) }
+        buffer.removeSubrange(total...)
+        return buffer
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: readers
+    /// never see a half-written file, and an interrupted run leaves the old file in place.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReadError) {
+        let tmp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .system("cannot create \(tmp): \(errnoText())") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                write(fd, raw.baseAddress! + written, raw.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let why = errnoText()
+                close(fd)
+                unlink(tmp)
+                throw .system("cannot write \(tmp): \(why)")
+            }
+            written += n
+        }
+        if fsync(fd) != 0 || close(fd) != 0 {
+            let why = errnoText()
+            unlink(tmp)
+            throw .system("cannot write \(tmp): \(why)")
+        }
+        if rename(tmp, path) != 0 {
+            let why = errnoText()
+            unlink(tmp)
+            throw .system("cannot rename \(tmp) to \(path): \(why)")
+        }
+    }
+}
+
+@inline(__always)
+func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buf, count)
+}
+
+/// Paths and folder walks.
+public enum Paths {
+    public enum Kind { case file, directory, missing, other }
+
+    /// What is at `path`, following a symlink given explicitly on the command line.
+    public static func kind(_ path: String) -> Kind {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .other }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
+    public static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", "Pods", "node_modules", ".swiftpm", "Carthage"]
+
+    /// Every file below `root` for which `accept` is true, sorted; skips the usual build and
+    /// dependency folders and never follows a symlinked folder (no loops).
+    public static func walk(_ root: String, limit: Int = 1_000_000, accept: (String) -> Bool) -> [String] {
+        var out: [String] = []
+        var stack = [root]
+        while let dir = stack.popLast() {
+            guard let d = opendir(dir) else { continue }
+            var names: [String] = []
+            while let e = readdir(d) {
+                let name = withUnsafePointer(to: e.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                names.append(name)
+            }
+            closedir(d)
+            for name in names.sorted() {
+                let path = dir == "." ? name : (dir.hasSuffix("/") ? dir + name : dir + "/" + name)
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                let type = st.st_mode & S_IFMT
+                if type == S_IFDIR {
+                    if !skippedFolders.contains(name) { stack.append(path) }
+                } else if type == S_IFLNK {
+                    // Follow symlinked files, never symlinked folders.
+                    var target = stat()
+                    if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, accept(path) { out.append(path) }
+                } else if type == S_IFREG, accept(path) {
+                    out.append(path)
+                    if out.count >= limit { return out.sorted() }
+                }
+            }
+        }
+        return out.sorted()
+    }
+
+    public static func currentDirectory() -> String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buf, buf.count) != nil else { return "." }
+        return String(cString: buf)
+    }
+
+    /// An absolute, `.`/`..`-free version of `path`.
+    public static func absolute(_ path: String, cwd: String = currentDirectory()) -> String {
+        let joined = path.hasPrefix("/") ? path : cwd + "/" + path
+        var parts: [Substring] = []
+        for p in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            if p == "." { continue }
+            if p == ".." { _ = parts.popLast(); continue }
+            parts.append(p)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// `path` relative to `base` when below it, else `path` unchanged.
+    public static func display(_ path: String, cwd: String = currentDirectory()) -> String {
+        let abs = absolute(path, cwd: cwd)
+        let base = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        if abs.hasPrefix(base) { return String(abs.dropFirst(base.count)) }
+        return path
+    }
+
+    public static func baseName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+
+    public static func directoryName(_ path: String) -> String {
+        guard let i = path.lastIndex(of: "/") else { return "." }
+        return i == path.startIndex ? "/" : String(path[..<i])
+    }
+
+    /// The file name without its last extension.
+    public static func stem(_ path: String) -> String {
+        let b = baseName(path)
+        guard let dot = b.lastIndex(of: "."), dot != b.startIndex else { return b }
+        return String(b[..<dot])
+    }
+}

@@ -1,0 +1,50 @@
+/// How bad a finding is. Ordered: `note < warning < error`.
+public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    case note, warning, error
+
+    var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// One problem found in one file. Immutable; sorted by path, line, column, rule.
+public struct Finding: Sendable, Hashable, Codable, Comparable {
+    public var rule: String
+    public var severity: Severity
+    public var message: String
+    /// The file, as shown to the user (relative to the current folder when below it).
+    public var path: String
+    /// 1-based; 0 when the file has no lines (binary plist, profile, unreadable file).
+    public var line: Int
+    public var column: Int
+    /// The signing unit the finding concerns, if any.
+    public var unit: String?
+    /// Where in the plist: `keychain-access-groups[2]`, stable across edits (for baselines).
+    public var keyPath: String?
+
+    public init(rule: String, severity: Severity, message: String, path: String, line: Int = 0, column: Int = 0,
+                unit: String? = nil, keyPath: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.unit = unit
+        self.keyPath = keyPath
+    }
+
+    public static func < (a: Finding, b: Finding) -> Bool {
+        if a.path != b.path { return a.path < b.path }
+        if a.line != b.line { return a.line < b.line }
+        if a.column != b.column { return a.column < b.column }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.message < b.message
+    }
+}

@@ -1,0 +1,361 @@
+import Dispatch
+public import PropertyList
+public import Provisioning
+
+/// The options of one run: inputs, the facts given on the command line, reference points.
+public struct LintOptions: Sendable {
+    public var paths: [String] = ["."]
+    public var profilePath: String?
+    public var bundleID: String?
+    public var teamID: String?
+    public var configuration: Configuration?
+    public var lockPath: String?
+    public var limits = PlistLimits.default
+    /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
+    public var parallel = true
+
+    public init() {}
+}
+
+/// What a file turned into.
+public enum ParsedInput: Sendable {
+    case entitlements(PlistDocument)
+    case profile(ProvisioningProfile)
+    case failed(reason: String, location: SourceLocation)
+}
+
+public struct LintResult: Sendable {
+    public var findings: [Finding]
+    public var files: Int
+    public var units: [SigningUnit]
+    public var profiles: [ProfileFile]
+}
+
+public struct UsageError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// inputs -> documents -> signing units -> rules -> findings (DESIGN.md section 1).
+public struct Linter: Sendable {
+    public var rules: [any Rule]
+    public var severityOverrides: [String: Configuration.RuleSetting]
+
+    public init(rules: [any Rule], severityOverrides: [String: Configuration.RuleSetting] = [:]) {
+        self.rules = rules
+        self.severityOverrides = severityOverrides
+    }
+
+    public static let entitlementsExtensions: Set<String> = ["entitlements", "xcent"]
+    public static let profileExtensions: Set<String> = ["mobileprovision", "provisionprofile"]
+
+    static func ext(_ path: String) -> String {
+        let b = Paths.baseName(path)
+        guard let dot = b.lastIndex(of: ".") else { return "" }
+        return String(b[b.index(after: dot)...]).lowercased()
+    }
+
+    public static func isProfilePath(_ path: String) -> Bool { profileExtensions.contains(ext(path)) }
+
+    /// Parses one file's bytes as what its name says it is.
+    public static func parse(bytes: [UInt8], path: String, limits: PlistLimits) -> ParsedInput {
+        if isProfilePath(path) {
+            do {
+                return .profile(try ProfileDecoder.decode(bytes, limits: limits))
+            } catch {
+                return .failed(reason: error.reason, location: error.location)
+            }
+        }
+        do {
+            return .entitlements(try PropertyListReader.parse(bytes, limits: limits))
+        } catch {
+            return .failed(reason: error.reason, location: error.location)
+        }
+    }
+
+    public static func parse(path: String, limits: PlistLimits) -> ParsedInput {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.read(path, limit: limits.maxBytes)
+        } catch {
+            return .failed(reason: "cannot read the file: \(error)", location: .unknown)
+        }
+        return parse(bytes: bytes, path: path, limits: limits)
+    }
+
+    /// Collects the input files: explicit files as given, folders walked for entitlements and
+    /// profiles, config apps' files; exclude globs apply to walked files.
+    public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
+        var files: [String] = []
+        var seen = Set<String>()
+        func add(_ p: String) {
+            let key = Paths.absolute(p)
+            if seen.insert(key).inserted { files.append(p) }
+        }
+        let excludes = options.configuration?.exclude ?? []
+        let cwd = Paths.currentDirectory()
+        for path in options.paths {
+            switch Paths.kind(path) {
+            case .missing:
+                throw UsageError("no such file or folder: \(path)")
+            case .directory:
+                let found = Paths.walk(path) { p in
+                    let e = Linter.ext(p)
+                    guard Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) else { return false }
+                    let shown = Paths.display(p, cwd: cwd)
+                    return !excludes.contains { $0.matches(shown) }
+                }
+                found.forEach(add)
+            case .file, .other:
+                add(path)
+            }
+        }
+        if let config = options.configuration {
+            for app in config.apps {
+                let p = config.resolve(app.entitlements)
+                // Config apps are linted when they lie below a path given on the command line.
+                let abs = Paths.absolute(p)
+                let covered = options.paths.contains { given in
+                    let g = Paths.absolute(given)
+                    return abs == g || abs.hasPrefix(g.hasSuffix("/") ? g : g + "/")
+                }
+                if covered {
+                    guard Paths.kind(p) != .missing else {
+                        throw UsageError("\(config.path ?? ".entitlint.yml"): app entitlements not found: \(app.entitlements)")
+                    }
+                    add(p)
+                }
+            }
+        }
+        return files
+    }
+
+    /// Runs the whole pipeline.
+    public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
+        let files = try collectFiles(options)
+        let cwd = Paths.currentDirectory()
+        let limits = options.limits
+
+        var extraProfiles: [String] = []
+        if let p = options.profilePath { extraProfiles.append(p) }
+        for app in options.configuration?.apps ?? [] {
+            if let p = app.profile, let config = options.configuration { extraProfiles.append(config.resolve(p)) }
+        }
+        for p in extraProfiles where Paths.kind(p) == .missing {
+            throw UsageError("no such profile: \(p)")
+        }
+        var allPaths = files
+        let inputSet = Set(files.map { Paths.absolute($0, cwd: cwd) })
+        for p in extraProfiles where !inputSet.contains(Paths.absolute(p, cwd: cwd)) { allPaths.append(p) }
+        allPaths = Array(Set(allPaths.map { $0 })).sorted()
+
+        let parsed = Self.parseAll(allPaths, limits: limits, parallel: options.parallel)
+        var byAbs: [String: ParsedInput] = [:]
+        for (p, r) in zip(allPaths, parsed) { byAbs[Paths.absolute(p, cwd: cwd)] = r }
+
+        var findings: [Finding] = []
+        var profiles: [ProfileFile] = []
+        var documents: [(path: String, shown: String, doc: PlistDocument)] = []
+        for (path, result) in zip(allPaths, parsed) {
+            let shown = Paths.display(path, cwd: cwd)
+            switch result {
+            case .failed(let reason, let loc):
+                findings.append(Finding(rule: "parse-error", severity: .error,
+                                        message: "cannot parse \(Self.isProfilePath(path) ? "profile" : "property list"): \(reason)",
+                                        path: shown, line: loc.line, column: loc.column))
+            case .profile(let p):
+                profiles.append(ProfileFile(path: shown, profile: p))
+            case .entitlements(let doc):
+                documents.append((path, shown, doc))
+            }
+        }
+
+        let lock: LockFile?
+        do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
+
+        // Signing units.
+        var units: [SigningUnit] = []
+        for d in documents {
+            units.append(makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
+                                  profiles: profiles, byAbs: byAbs, cwd: cwd))
+        }
+        for unit in units {
+            let context = UnitContext(unit: unit, lock: lock)
+            for rule in rules {
+                findings += rule.check(context)
+            }
+        }
+        findings = applySeverities(findings)
+        findings.sort()
+        return LintResult(findings: findings, files: allPaths.count, units: units, profiles: profiles)
+    }
+
+    func applySeverities(_ findings: [Finding]) -> [Finding] {
+        let enabled = Set(rules.map { type(of: $0).description.id } + ["parse-error"])
+        return findings.compactMap { f in
+            var f = f
+            guard enabled.contains(f.rule) else { return nil }
+            switch severityOverrides[f.rule] {
+            case .off?: return nil
+            case .error?: f.severity = .error
+            case .warning?: f.severity = .warning
+            case .note?: f.severity = .note
+            case nil: break
+            }
+            return f
+        }
+    }
+
+    static func loadLock(_ options: LintOptions) throws -> LockFile? {
+        if let p = options.lockPath { return try LockFile.load(path: p) }
+        if let c = options.configuration, let p = c.lock {
+            let resolved = c.resolve(p)
+            return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
+        }
+        if Paths.kind("entitlint.lock") == .file { return try LockFile.load(path: "entitlint.lock") }
+        return nil
+    }
+
+    static func parseAll(_ paths: [String], limits: PlistLimits, parallel: Bool) -> [ParsedInput] {
+        let results = UnsafeMutableBufferPointer<ParsedInput>.allocate(capacity: paths.count)
+        results.initialize(repeating: .failed(reason: "", location: .unknown))
+        defer { results.deallocate() }
+        nonisolated(unsafe) let out = results
+        if parallel && paths.count > 8 {
+            DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+                out[i] = parse(path: paths[i], limits: limits)
+            }
+        } else {
+            for i in paths.indices { out[i] = parse(path: paths[i], limits: limits) }
+        }
+        return Array(results)
+    }
+
+    /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,
+    /// then what the file itself says.
+    func makeUnit(path: String, shown: String, document: PlistDocument, options: LintOptions,
+                  profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
+        let config = options.configuration
+        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
+        let abs = Paths.absolute(path, cwd: cwd)
+        let app = config?.apps.first { Paths.absolute(config!.resolve($0.entitlements), cwd: cwd) == abs }
+        var unit = SigningUnit(name: app?.name ?? Paths.stem(path), entitlementsPath: shown, document: document,
+                               variables: config?.variables ?? [:])
+        let ent = unit.entitlements
+
+        // Team ID.
+        if let t = options.teamID { unit.teamID = Fact(t, from: .flag("--team-id")) }
+        else if let t = app?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        else if let t = config?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        // Bundle ID.
+        if let b = options.bundleID { unit.bundleID = Fact(b, from: .flag("--bundle-id")) }
+        else if let b = app?.bundleID { unit.bundleID = Fact(b, from: .config(configPath)) }
+
+        // Facts the file states itself: a literal application-identifier `PREFIX.bundle`.
+        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
+        if let appID = ent[appIDKey]?.string, !appID.contains("$("), !appID.contains("${"),
+           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
+            let prefix = String(appID[..<dot])
+            let bundle = String(appID[appID.index(after: dot)...])
+            if unit.bundleID == nil, !bundle.isEmpty, !bundle.contains("*") {
+                unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
+            }
+            unit.appIDPrefix = Fact(prefix, from: .entitlements(key: appIDKey))
+        }
+
+        // Profile: the flag, the config app's, else the best match among the inputs.
+        var profile: ProfileFile?
+        if let p = options.profilePath ?? app?.profile.map({ config!.resolve($0) }) {
+            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] {
+                profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof)
+            }
+        } else {
+            profile = Self.bestProfile(for: unit, among: profiles)
+        }
+        if let profile {
+            unit.profile = profile
+            let prof = profile.profile
+            if let prefix = prof.applicationIdentifierPrefixes.first {
+                unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
+            }
+            if unit.teamID == nil, let team = prof.teamIdentifiers.first {
+                unit.teamID = Fact(team, from: .profile(profile.path))
+            }
+            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.contains("*"),
+               let dot = pattern.firstIndex(of: ".") {
+                unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
+            }
+            unit.platform = prof.isMacOS ? .macOS : .iOS
+        }
+        if unit.appIDPrefix == nil, let team = unit.teamID {
+            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
+        }
+        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
+            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
+            if unit.appIDPrefix == nil {
+                unit.appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (com.apple.developer.team-identifier)"))
+            }
+        }
+        if unit.platform == .unknown {
+            if ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil
+                || ent["com.apple.developer.team-identifier"] != nil && ent["application-identifier"] == nil {
+                unit.platform = .macOS
+            } else if ent["application-identifier"] != nil || ent["aps-environment"] != nil {
+                unit.platform = .iOS
+            }
+        }
+        return unit
+    }
+
+    /// The profile whose `application-identifier` pattern covers the unit's App ID; the most
+    /// specific (longest) pattern wins. With no prefix known, the part after the prefix is
+    /// matched against the bundle ID.
+    public static func bestProfile(for unit: SigningUnit, among profiles: [ProfileFile]) -> ProfileFile? {
+        guard let bundle = unit.bundleID?.value else { return nil }
+        var best: (ProfileFile, Int)?
+        for p in profiles {
+            guard let pattern = p.profile.applicationIdentifier, let dot = pattern.firstIndex(of: ".") else { continue }
+            let prefix = String(pattern[..<dot])
+            if let known = unit.appIDPrefix?.value, known != prefix { continue }
+            let rest = String(pattern[pattern.index(after: dot)...])
+            guard ProfileAllowlist.allows(pattern: rest, value: bundle) else { continue }
+            let score = rest.hasSuffix("*") ? rest.count - 1 : rest.count + 1000
+            if best == nil || score > best!.1 || (score == best!.1 && p.path < best!.0.path) { best = (p, score) }
+        }
+        return best?.0
+    }
+}
+
+extension Linter {
+    /// Lints one in-memory entitlements file with the given facts: what rule examples and
+    /// library users need without touching the file system.
+    public func lint(entitlements bytes: [UInt8], path: String, name: String? = nil, bundleID: String? = nil,
+                     teamID: String? = nil, profile: ProfileFile? = nil, lock: LockFile? = nil,
+                     limits: PlistLimits = .default) -> [Finding] {
+        var findings: [Finding] = []
+        switch Self.parse(bytes: bytes, path: path, limits: limits) {
+        case .failed(let reason, let loc):
+            findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse property list: \(reason)",
+                                    path: path, line: loc.line, column: loc.column))
+        case .profile:
+            break
+        case .entitlements(let doc):
+            var options = LintOptions()
+            options.bundleID = bundleID
+            options.teamID = teamID
+            var unit = makeUnit(path: path, shown: path, document: doc, options: options, profiles: profile.map { [$0] } ?? [],
+                                byAbs: [:], cwd: Paths.currentDirectory())
+            if let name { unit.name = name }
+            if let profile, unit.profile == nil {
+                unit.profile = profile
+                if let prefix = profile.profile.applicationIdentifierPrefixes.first {
+                    unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
+                }
+                if unit.teamID == nil, let t = profile.profile.teamIdentifiers.first { unit.teamID = Fact(t, from: .profile(profile.path)) }
+            }
+            let context = UnitContext(unit: unit, lock: lock)
+            for rule in rules { findings += rule.check(context) }
+        }
+        return applySeverities(findings).sorted()
+    }
+}

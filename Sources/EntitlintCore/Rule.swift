@@ -1,0 +1,84 @@
+public import PropertyList
+
+/// A triggering or non-triggering example of a rule. The examples are the rule's tests and its
+/// documentation (`Rules/<id>.md`).
+///
+/// `entitlements` is the inside of the entitlements `<dict>` (or, when it starts with `<`+`?xml`
+/// or `<plist`, a whole file). In a triggering example, `↓` marks where each finding is expected
+/// (just before the element the finding points at); the marker is removed before parsing.
+public struct RuleExample: Sendable, Hashable {
+    public var entitlements: String
+    public var bundleID: String?
+    public var teamID: String?
+    /// When set, the unit gets a profile whose `Entitlements` allowlist is this dict body, with
+    /// `TeamIdentifier` and `ApplicationIdentifierPrefix` equal to `teamID`.
+    public var profileEntitlements: String?
+    /// When set, the lock file records this default access group for the unit.
+    public var lockedDefaultGroup: String?
+    /// One line for the docs: why this example does or does not trigger.
+    public var comment: String?
+
+    public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
+                lockedDefaultGroup: String? = nil, comment: String? = nil) {
+        self.entitlements = entitlements
+        self.bundleID = bundleID
+        self.teamID = teamID
+        self.profileEntitlements = profileEntitlements
+        self.lockedDefaultGroup = lockedDefaultGroup
+        self.comment = comment
+    }
+
+    public static let marker: Character = "↓"
+}
+
+/// Everything a rule says about itself (DESIGN.md section 3).
+public struct RuleDescription: Sendable, Hashable {
+    public var id: String
+    public var severity: Severity
+    public var summary: String
+    /// Why it matters, citing DOMAIN.md.
+    public var rationale: String
+    public var triggering: [RuleExample]
+    public var nonTriggering: [RuleExample]
+
+    public init(id: String, severity: Severity, summary: String, rationale: String,
+                triggering: [RuleExample], nonTriggering: [RuleExample]) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.rationale = rationale
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
+    }
+}
+
+/// What a rule sees of one unit: the unit and the reference points of the run.
+public struct UnitContext: Sendable {
+    public var unit: SigningUnit
+    public var lock: LockFile?
+    public var accessGroups: AccessGroupList
+
+    public init(unit: SigningUnit, lock: LockFile?) {
+        self.unit = unit
+        self.lock = lock
+        self.accessGroups = unit.accessGroups
+    }
+}
+
+/// A rule: a value type with a description and a check over one signing unit.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    init()
+    func check(_ context: UnitContext) -> [Finding]
+}
+
+extension Rule {
+    public var description: RuleDescription { Self.description }
+
+    /// A finding of this rule at `location` in the unit's entitlements file.
+    public func finding(_ message: String, in context: UnitContext, at location: SourceLocation, keyPath: String? = nil) -> Finding {
+        Finding(rule: Self.description.id, severity: Self.description.severity, message: message,
+                path: context.unit.entitlementsPath, line: location.line, column: location.column,
+                unit: context.unit.name, keyPath: keyPath)
+    }
+}

@@ -1,0 +1,147 @@
+public import PropertyList
+public import Provisioning
+
+/// A provisioning profile and the file it came from.
+public struct ProfileFile: Sendable, Hashable {
+    public var path: String
+    public var profile: ProvisioningProfile
+    public init(path: String, profile: ProvisioningProfile) {
+        self.path = path
+        self.profile = profile
+    }
+    /// `Name` of the profile, or its file name, for messages worded like Xcode's.
+    public var displayName: String { profile.name ?? path }
+}
+
+public enum Platform: String, Sendable, Hashable, Codable {
+    case iOS, macOS, unknown
+}
+
+/// One app, extension or configuration: its entitlements and every fact needed to check them,
+/// each with where it came from (DESIGN.md section 1.3). Every discovery source produces this.
+public struct SigningUnit: Sendable, Hashable {
+    public var name: String
+    public var entitlementsPath: String
+    public var document: PlistDocument
+    public var bundleID: Fact<String>?
+    public var appIDPrefix: Fact<String>?
+    public var teamID: Fact<String>?
+    public var profile: ProfileFile?
+    public var platform: Platform
+    /// Values for custom build variables (config `variables:`).
+    public var variables: [String: String]
+
+    public init(name: String, entitlementsPath: String, document: PlistDocument, bundleID: Fact<String>? = nil,
+                appIDPrefix: Fact<String>? = nil, teamID: Fact<String>? = nil, profile: ProfileFile? = nil,
+                platform: Platform = .unknown, variables: [String: String] = [:]) {
+        self.name = name
+        self.entitlementsPath = entitlementsPath
+        self.document = document
+        self.bundleID = bundleID
+        self.appIDPrefix = appIDPrefix
+        self.teamID = teamID
+        self.profile = profile
+        self.platform = platform
+        self.variables = variables
+    }
+
+    /// The entitlements dictionary (empty when the root is not a dict).
+    public var entitlements: PlistDictionary { document.root.dict ?? PlistDictionary() }
+
+    public var expander: VariableExpander {
+        VariableExpander(appIDPrefix: appIDPrefix?.value, teamID: teamID?.value, bundleID: bundleID?.value, extra: variables)
+    }
+
+    /// The App ID (`PREFIX.bundle.id`) when both parts are known.
+    public var appID: String? {
+        guard let p = appIDPrefix?.value, let b = bundleID?.value else { return nil }
+        return p + "." + b
+    }
+
+    /// The ordered access-group list the system builds (DOMAIN.md section 1).
+    public var accessGroups: AccessGroupList { AccessGroupList(unit: self) }
+}
+
+/// One entry of a unit's access-group list.
+public struct AccessGroupEntry: Sendable, Hashable {
+    public enum Origin: String, Sendable, Hashable, Codable {
+        case keychainAccessGroups = "keychain-access-groups"
+        case associatedApplicationIdentifier = "com.apple.developer.associated-application-identifier"
+        case applicationIdentifier = "application-identifier"
+        case appGroup = "com.apple.security.application-groups"
+    }
+
+    /// The value after variable expansion (unknown variables left as written).
+    public var value: String
+    /// The value as written in the file.
+    public var raw: String
+    public var origin: Origin
+    /// The entitlement key it was read from (for `application-identifier` it may be the macOS key,
+    /// or nothing when the App ID was derived from the bundle ID and prefix).
+    public var key: String?
+    public var index: Int
+    public var location: SourceLocation
+    public var expansion: VariableExpander.Result
+
+    public var isConcrete: Bool { expansion.isConcrete }
+    /// `keychain-access-groups[2]`
+    public var keyPath: String { key.map { "\($0)[\(index)]" } ?? origin.rawValue }
+}
+
+/// The "virtual array" of DOMAIN.md section 1, in order:
+/// 1. `keychain-access-groups`; 2. (Mac Catalyst) `com.apple.developer.associated-application-identifier`;
+/// 3. the App ID (`application-identifier`, else `com.apple.application-identifier`, else derived
+///    from prefix and bundle ID); 4. `com.apple.security.application-groups`, unless an App Clip.
+/// The default group is element 0.
+public struct AccessGroupList: Sendable, Hashable {
+    public var entries: [AccessGroupEntry]
+    /// False when some element of `keychain-access-groups` is not a string: the system then
+    /// ignores the whole entitlement, and it contributes nothing here.
+    public var keychainEntitlementHonoured: Bool
+
+    public var defaultGroup: AccessGroupEntry? { entries.first }
+
+    public init(unit: SigningUnit) {
+        let ent = unit.entitlements
+        let expander = unit.expander
+        var out: [AccessGroupEntry] = []
+        var honoured = true
+
+        func strings(_ key: String, _ origin: AccessGroupEntry.Origin) {
+            guard let node = ent[key] else { return }
+            if let items = node.array {
+                if origin == .keychainAccessGroups, items.contains(where: { $0.string == nil }) {
+                    honoured = false
+                    return
+                }
+                for (i, item) in items.enumerated() {
+                    guard let s = item.string else { continue }
+                    out.append(AccessGroupEntry(value: expander.expand(s).text, raw: s, origin: origin, key: key, index: i,
+                                                location: item.location, expansion: expander.expand(s)))
+                }
+            } else if origin == .keychainAccessGroups {
+                honoured = false
+            }
+        }
+
+        strings("keychain-access-groups", .keychainAccessGroups)
+        strings("com.apple.developer.associated-application-identifier", .associatedApplicationIdentifier)
+        if let node = ent["application-identifier"] ?? ent["com.apple.application-identifier"], let s = node.string {
+            let key = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
+            let e = expander.expand(s)
+            out.append(AccessGroupEntry(value: e.text, raw: s, origin: .applicationIdentifier, key: key, index: 0,
+                                        location: node.location, expansion: e))
+        } else {
+            let raw = "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"
+            let e = expander.expand(raw)
+            out.append(AccessGroupEntry(value: e.text, raw: raw, origin: .applicationIdentifier, key: nil, index: 0,
+                                        location: .unknown, expansion: e))
+        }
+        let isAppClip = ent["com.apple.developer.on-demand-install-capable"]?.bool == true
+        if !isAppClip {
+            strings("com.apple.security.application-groups", .appGroup)
+        }
+        entries = out
+        keychainEntitlementHonoured = honoured
+    }
+}

@@ -1,0 +1,35 @@
+import EntitlintCore
+
+/// `comment-in-plist` (DOMAIN.md section 5).
+struct CommentInPlistRule: Rule {
+    static let description = RuleDescription(
+        id: "comment-in-plist", severity: .note,
+        summary: "An XML comment in an entitlements file.",
+        rationale: """
+        Comments are legal between plist elements, but parser disagreements over comments and odd XML were the \
+        "psychic paper" entitlement bypass fixed in iOS 13.5 (DOMAIN.md section 5). Entitlements that reviewers, \
+        Xcode and the kernel must all read the same way are best kept free of them.
+        """,
+        triggering: [
+            RuleExample("↓<!-- Keychain Sharing -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        context.unit.document.comments.map { c in
+            let text = c.text.trimmingCharacters()
+            let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
+            return finding("XML comment \"\(shown.replacingOccurrencesOfNewlines())\" in an entitlements file: comments have confused plist parsers before (psychic paper); remove it",
+                           in: context, at: c.location, keyPath: nil)
+        }
+    }
+}
+
+extension String {
+    func replacingOccurrencesOfNewlines() -> String {
+        String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+    }
+}

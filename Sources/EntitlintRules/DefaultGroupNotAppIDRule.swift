@@ -1,0 +1,51 @@
+import EntitlintCore
+
+/// `default-group-not-app-id` (DOMAIN.md section 4).
+struct DefaultGroupNotAppIDRule: Rule {
+    static let description = RuleDescription(
+        id: "default-group-not-app-id", severity: .warning,
+        summary: "Keychain sharing is on and the first group is not the app's own App ID, so the default moved.",
+        rationale: """
+        The default group is the first keychain access group (DOMAIN.md section 1). Before sharing is turned on it \
+        is the App ID; putting a shared group first moves it, and items saved earlier without an explicit group \
+        stay behind (section 4). Apple's and practitioners' advice: keep \
+        `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` first and pass `kSecAttrAccessGroup` for shared items. \
+        The rule needs the bundle ID (flag, config, profile or `application-identifier`) unless the first group \
+        is written with `$(PRODUCT_BUNDLE_IDENTIFIER)`.
+        """,
+        triggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t<string>ABCDE12345.com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "Bundle ID unknown: the rule cannot tell, and stays silent."),
+        ]
+    )
+
+    static let ownIDForms: Set<String> = [
+        "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)$(CFBundleIdentifier)",
+        "${AppIdentifierPrefix}${PRODUCT_BUNDLE_IDENTIFIER}", "$(AppIdentifierPrefix)${PRODUCT_BUNDLE_IDENTIFIER}",
+    ]
+
+    func check(_ context: UnitContext) -> [Finding] {
+        guard context.accessGroups.keychainEntitlementHonoured, let first = context.keychainGroups.first else { return [] }
+        if Self.ownIDForms.contains(first.value) { return [] }
+        guard let bundle = context.unit.bundleID?.value else { return [] }
+        let expander = context.unit.expander
+        let firstValue = expander.expand(first.value).text
+        let appID = expander.expand("$(AppIdentifierPrefix)" + bundle).text
+        if firstValue == appID { return [] }
+        // The app's ID written with a literal prefix while the prefix is unknown.
+        if context.unit.appIDPrefix == nil, String(firstValue.firstComponent).isTeamIDLike,
+           firstValue.dropFirst(11) == Substring(bundle) { return [] }
+        if first.value.isBlank || first.value.contains("*") { return [] }
+        return [finding("the default access group is \"\(firstValue)\", not the app's own ID \"\(appID)\": items saved without kSecAttrAccessGroup go to the shared group, and earlier ones stay in the old default; put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
+                        in: context, at: first.location, keyPath: first.keyPath)]
+    }
+}

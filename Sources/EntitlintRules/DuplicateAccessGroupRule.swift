@@ -1,0 +1,38 @@
+import EntitlintCore
+
+/// `duplicate-access-group` (DOMAIN.md section 1).
+struct DuplicateAccessGroupRule: Rule {
+    static let description = RuleDescription(
+        id: "duplicate-access-group", severity: .warning,
+        summary: "The same keychain access group listed twice.",
+        rationale: """
+        The access-group list is ordered and matched exactly (DOMAIN.md section 1); a repeated group adds nothing \
+        and usually means a merge went wrong, or two spellings of the same group (`$(AppIdentifierPrefix)x` and \
+        `ABCDE12345.x`) that expand to one.
+        """,
+        triggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t↓<string>ABCDE12345.com.example.shared</string>\n</array>",
+                        teamID: "ABCDE12345", comment: "Two spellings of one group."),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.other</string>\n</array>"),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        let expander = context.unit.expander
+        var seen: [String: StringItem] = [:]
+        var out: [Finding] = []
+        for item in context.keychainGroups {
+            let v = expander.expand(item.value).text
+            if let first = seen[v] {
+                out.append(finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
+                                   in: context, at: item.location, keyPath: item.keyPath))
+            } else {
+                seen[v] = item
+            }
+        }
+        return out
+    }
+}

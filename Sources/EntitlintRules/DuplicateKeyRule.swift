@@ -1,0 +1,43 @@
+import EntitlintCore
+import PropertyList
+
+/// `duplicate-key` (DOMAIN.md section 5).
+struct DuplicateKeyRule: Rule {
+    static let description = RuleDescription(
+        id: "duplicate-key", severity: .warning,
+        summary: "A plist dict key given twice; the earlier value is dead.",
+        rationale: """
+        CoreFoundation accepts duplicate keys silently and keeps the last (DOMAIN.md section 5). The earlier \
+        value, often the one a reviewer reads, has no effect. Differences in how parsers treat such files have \
+        been exploited before (the "psychic paper" entitlement bypass).
+        """,
+        triggering: [
+            RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>\n<key>keychain-access-groups</key>\n<array/>"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>\n<key>com.apple.security.application-groups</key>\n<array/>"),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        var out: [Finding] = []
+        func visit(_ node: PlistNode, _ path: String) {
+            switch node.value {
+            case .dict(let d):
+                for e in d.shadowedEntries {
+                    let winner = d.entry(e.key)!
+                    let keyPath = path.isEmpty ? e.key : "\(path).\(e.key)"
+                    out.append(finding("key \"\(e.key)\" is given again on line \(winner.keyLocation.line); this earlier value is ignored (the last one wins); remove one of them",
+                                       in: context, at: e.keyLocation, keyPath: keyPath))
+                }
+                for e in d.entries { visit(e.value, path.isEmpty ? e.key : "\(path).\(e.key)") }
+            case .array(let items):
+                for (i, n) in items.enumerated() { visit(n, "\(path)[\(i)]") }
+            default:
+                return
+            }
+        }
+        visit(context.unit.document.root, "")
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+import EntitlintCore
+
+/// `group-missing-from-profile` (DOMAIN.md section 3.1).
+struct GroupMissingFromProfileRule: Rule {
+    static let description = RuleDescription(
+        id: "group-missing-from-profile", severity: .error,
+        summary: "A keychain group that no entry of the profile's keychain-access-groups allows.",
+        rationale: """
+        The profile's `Entitlements` dict is an allowlist (DOMAIN.md section 3.1): every keychain group of the app \
+        must match one of its `keychain-access-groups` entries, exactly or as an anchored prefix pattern ending in \
+        `*`. Otherwise signing fails in Xcode or on CI, the device refuses to install (0xE8008016), or the App Store \
+        rejects the upload (ITMS-90164).
+        """,
+        triggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.other.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.*</string>\n</array>"),
+            RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
+                        comment: "The profile has no keychain-access-groups at all."),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>com.apple.token</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n\t<string>com.apple.token</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.other.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345", comment: "No profile: nothing to compare with."),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        guard let profile = context.unit.profile else { return [] }
+        let groups = context.keychainGroups
+        guard !groups.isEmpty else { return [] }
+        let expander = context.unit.expander
+        let key = "keychain-access-groups"
+        let patterns = ProfileAllowlist.patterns(profile.profile, key: key)
+        if profile.profile.entitlements[key] == nil {
+            return [finding("Provisioning profile \"\(profile.displayName)\" doesn't include the keychain-access-groups entitlement (profile \(profile.path)); enable Keychain Sharing for the App ID and download the profile again",
+                            in: context, at: context.keyLocation(key), keyPath: key)]
+        }
+        return groups.compactMap { item in
+            let e = expander.expand(item.value)
+            guard e.isConcrete, !e.text.isBlank else { return nil }
+            guard ProfileAllowlist.allows(profile.profile, key: key, value: e.text) == false else { return nil }
+            return finding("Provisioning profile \"\(profile.displayName)\" doesn't match the entitlements file's value for the keychain-access-groups entitlement: \"\(e.text)\" is not allowed by \(patterns.map { "\"\($0)\"" }.joined(separator: ", ")) (profile \(profile.path))",
+                           in: context, at: item.location, keyPath: item.keyPath)
+        }
+    }
+}

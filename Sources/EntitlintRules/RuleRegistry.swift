@@ -1,0 +1,30 @@
+public import EntitlintCore
+
+/// Every rule, in catalogue order (DESIGN.md section 3).
+public enum RuleRegistry {
+    public static let all: [any Rule] = [
+        ParseErrorRule(),
+        TeamPrefixMismatchRule(),
+        MissingTeamPrefixRule(),
+        WildcardAccessGroupRule(),
+        EmptyAccessGroupRule(),
+        DefaultGroupDriftRule(),
+        GroupMissingFromProfileRule(),
+        NonStringAccessGroupRule(),
+        UnresolvedVariableRule(),
+        DoublePrefixRule(),
+        DefaultGroupNotAppIDRule(),
+        DuplicateKeyRule(),
+        DuplicateAccessGroupRule(),
+        TokenGroupClaimedRule(),
+        CommentInPlistRule(),
+    ]
+
+    public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }
+
+    public static var ids: Set<String> { Set(descriptions.map(\.id)) }
+
+    public static func rule(id: String) -> (any Rule)? {
+        all.first { type(of: $0).description.id == id }
+    }
+}

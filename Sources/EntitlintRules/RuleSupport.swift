@@ -1,0 +1,66 @@
+public import EntitlintCore
+public import PropertyList
+
+/// A string element of an entitlement array, with its index and position.
+struct StringItem {
+    var key: String
+    var index: Int
+    var value: String
+    var location: SourceLocation
+    var keyPath: String { "\(key)[\(index)]" }
+}
+
+extension UnitContext {
+    /// The string elements of the array entitlement `key` (non-strings skipped).
+    func strings(of key: String) -> [StringItem] {
+        guard let items = unit.entitlements[key]?.array else { return [] }
+        return items.enumerated().compactMap { i, n in
+            n.string.map { StringItem(key: key, index: i, value: $0, location: n.location) }
+        }
+    }
+
+    var keychainGroups: [StringItem] { strings(of: "keychain-access-groups") }
+
+    /// Where the entitlement `key` is written (its `<key>`), or the root dict.
+    func keyLocation(_ key: String) -> SourceLocation {
+        unit.entitlements.entry(key)?.keyLocation ?? unit.document.root.location
+    }
+
+    /// A location that always exists: `loc` when known, else the root element.
+    func located(_ loc: SourceLocation) -> SourceLocation {
+        loc.isKnown ? loc : unit.document.root.location
+    }
+}
+
+extension String {
+    /// The part before the first `.`.
+    var firstComponent: Substring {
+        if let dot = firstIndex(of: ".") { return self[..<dot] }
+        return self[...]
+    }
+
+    /// True when the text is empty or only white space.
+    var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" } }
+
+    var hasOuterWhitespace: Bool {
+        guard let f = first, let l = last else { return false }
+        return f.isWhitespace || l.isWhitespace
+    }
+
+    /// Starts with a variable reference or template placeholder.
+    var startsWithVariable: Bool {
+        hasPrefix("$(") || hasPrefix("${") || hasPrefix("{{") || hasPrefix("###")
+    }
+}
+
+/// The standard header of an entitlements file, for docs.
+enum ExampleText {
+    static let header = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+
+    """
+    static let footer = "\n</dict>\n</plist>\n"
+}

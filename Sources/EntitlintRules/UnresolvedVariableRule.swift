@@ -1,0 +1,55 @@
+import EntitlintCore
+import PropertyList
+
+/// `unresolved-variable` (DOMAIN.md sections 2 and 6).
+struct UnresolvedVariableRule: Rule {
+    static let description = RuleDescription(
+        id: "unresolved-variable", severity: .warning,
+        summary: "A $(VAR), ${VAR} or template placeholder that cannot be expanded from the known settings.",
+        rationale: """
+        Xcode expands `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)`, `$(PRODUCT_BUNDLE_IDENTIFIER)` and \
+        friends at signing time; when their value is not known here they stay symbolic and are correct by \
+        construction. Any other variable must come from a build setting, and template placeholders such as \
+        `{{VAR}}` or `###VAR###` are left by generators (DOMAIN.md section 6). Some tools expand what they do not \
+        know to the empty string, silently dropping a prefix (section 2). Entitlint never guesses: give the value \
+        in `.entitlint.yml` under `variables:` so the group can be checked.
+        """,
+        triggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).shared</string>\n</array>"),
+            RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.{{MAIN_BUNDLE_ID}}</string>\n</array>",
+                        comment: "A template placeholder left by a generator."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>###APP_IDENTIFIER_PREFIX###com.example.shared</string>\n</array>"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(TeamIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "Standard variables stay symbolic when the team and bundle ID are unknown."),
+            RuleExample("<key>com.apple.developer.team-identifier</key>\n<string>${DEVELOPMENT_TEAM}</string>"),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        var out: [Finding] = []
+        let expander = context.unit.expander
+        func visit(_ node: PlistNode, _ path: String) {
+            switch node.value {
+            case .string(let s):
+                let unresolved = expander.expand(s).unresolved
+                guard !unresolved.isEmpty else { return }
+                let names = unresolved.map(\.text).joined(separator: ", ")
+                let templates = unresolved.allSatisfy(\.isTemplate)
+                let hint = templates
+                    ? "a template placeholder that nothing in the Xcode build expands; generate the file first or write the value"
+                    : "not a variable Entitlint knows; set it under `variables:` in .entitlint.yml so the value can be checked"
+                out.append(finding("\(names) in \"\(s)\" cannot be expanded: \(hint)", in: context, at: node.location, keyPath: path))
+            case .array(let items):
+                for (i, n) in items.enumerated() { visit(n, "\(path)[\(i)]") }
+            case .dict(let d):
+                for e in d.entries { visit(e.value, path.isEmpty ? e.key : "\(path).\(e.key)") }
+            default:
+                return
+            }
+        }
+        visit(context.unit.document.root, "")
+        return out
+    }
+}

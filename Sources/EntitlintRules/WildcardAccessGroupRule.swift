@@ -1,0 +1,48 @@
+import EntitlintCore
+
+/// `wildcard-access-group` (DOMAIN.md sections 1 and 3.1).
+struct WildcardAccessGroupRule: Rule {
+    static let description = RuleDescription(
+        id: "wildcard-access-group", severity: .error,
+        summary: "`*` anywhere in an app's keychain-access-groups.",
+        rationale: """
+        Wildcards belong in provisioning profiles, never in an app (DOMAIN.md section 3.1). At run time matching is \
+        exact (section 1): `"*"` alone means every group, and a third-party process carrying it has its keychain \
+        connection rejected; `PREFIX.*` is a profile pattern copied into the app and is just an odd group name that \
+        no other app shares, so sharing silently breaks.
+        """,
+        triggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)*</string>\n</array>",
+                        comment: "The profile's pattern copied into the app."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>*</string>\n</array>",
+                        comment: "Every group: the keychain refuses the app."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t↓<string>ABCDE12345.com.example.*</string>\n</array>"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<key>com.apple.developer.associated-domains</key>\n<array>\n\t<string>applinks:*.example.com</string>\n</array>",
+                        comment: "Wildcards elsewhere are other rules' business."),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] {
+        context.keychainGroups.compactMap { item in
+            guard item.value.contains("*") else { return nil }
+            if item.value.trimmingCharacters() == "*" {
+                return finding("keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses",
+                               in: context, at: item.location, keyPath: item.keyPath)
+            }
+            return finding("keychain access group \"\(item.value)\" contains a wildcard: that is a provisioning-profile pattern, and in an app it is a literal group name no other app shares; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\"",
+                           in: context, at: item.location, keyPath: item.keyPath)
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,335 @@
+internal import SwiftASN1
+import PropertyList
+
+/// Finds the encapsulated content of a CMS SignedData (RFC 5652), which in a provisioning profile
+/// is the property list. Nothing is verified: signatures and certificates are only checked for
+/// shape.
+///
+/// The grammar, from RFC 5652 sections 3 and 5.1-5.2 (DOMAIN.md section 3):
+///
+///     ContentInfo ::= SEQUENCE {
+///       contentType ContentType,                      -- 1.2.840.113549.1.7.2 (signedData)
+///       content [0] EXPLICIT ANY DEFINED BY contentType }
+///
+///     SignedData ::= SEQUENCE {
+///       version CMSVersion,                           -- INTEGER
+///       digestAlgorithms DigestAlgorithmIdentifiers,  -- SET
+///       encapContentInfo EncapsulatedContentInfo,
+///       certificates [0] IMPLICIT CertificateSet OPTIONAL,
+///       crls [1] IMPLICIT RevocationInfoChoices OPTIONAL,
+///       signerInfos SignerInfos }                     -- SET
+///
+///     EncapsulatedContentInfo ::= SEQUENCE {
+///       eContentType ContentType,                     -- 1.2.840.113549.1.7.1 (data)
+///       eContent [0] EXPLICIT OCTET STRING OPTIONAL }
+///
+/// CMS is BER: lengths may be indefinite (`30 80 ... 00 00`) and the OCTET STRING may be
+/// constructed (`24 80 04 .. 04 .. 00 00`, X.690 8.7.3: "the concatenation of the contents of
+/// the primitive encodings"), which `openssl cms -sign -stream` produces.
+///
+/// Parsing is swift-asn1's: `DER.parse` first (success means envelope `.der`), then `BER.parse`,
+/// which handles indefinite lengths and bounds everything: lengths are checked against the
+/// remaining bytes with `Int(exactly:)` (a length near 2^63 is "truncated", not an overflow),
+/// nesting deeper than 50 is rejected, and so is any byte after the outer SEQUENCE.
+/// **Trailing data is an error**: no real profile has any (every one in the corpus ends with its
+/// outer SEQUENCE), and bytes after a signed blob are not covered by the signature.
+/// The pieces of a constructed OCTET STRING are concatenated here by a short recursion over the
+/// already-parsed tree, so its depth is bounded by the same limit of 50.
+enum CMSSignedData {
+    static let signedDataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
+    static let dataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 1]
+
+    static let contextTag0 = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
+    static let contextTag1 = ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)
+
+    /// The bytes of `eContent`, pieces concatenated, and how the blob was encoded.
+    ///
+    /// `maxElements` caps the number of ASN.1 elements, counted by `elementCount` before
+    /// swift-asn1 parses anything: its parser keeps one node (about 100 bytes) per element, so a
+    /// 16 MB file of 2-byte elements (`04 00` pieces) would otherwise cost about 1 GB. A real
+    /// profile has a few hundred elements.
+    static func encapsulatedContent(_ bytes: [UInt8], maxElements: Int = PlistLimits.default.maxElements) throws(ProfileError) -> (content: [UInt8], envelope: ProfileEnvelope) {
+        guard !bytes.isEmpty else { throw ProfileError(.empty, "the file is empty") }
+        guard bytes[0] == 0x30 else {
+            throw ProfileError(.notCMS, "not a CMS SignedData: starts with \(ProfileDecoder.preview(bytes)), not an ASN.1 SEQUENCE (0x30)")
+        }
+        guard elementCount(bytes, limit: maxElements) <= maxElements else {
+            throw ProfileError(.malformedCMS,
+                "more than \(maxElements) ASN.1 elements (limit PlistLimits.maxElements); a real profile has a few hundred")
+        }
+
+        var envelope = ProfileEnvelope.der
+        let root: ASN1Node
+        do {
+            root = try DER.parse(bytes)
+        } catch {
+            do {
+                root = try BER.parse(bytes)
+                envelope = .ber
+            } catch {
+                throw malformed(error, in: bytes)
+            }
+        }
+
+        // ContentInfo
+        var contentInfo = try children(of: root, expecting: .sequence, "ContentInfo")
+        let contentType = try oid(contentInfo.next(), "ContentInfo.contentType")
+        guard contentType == signedDataOID else {
+            throw ProfileError(.unexpectedContentType,
+                "ContentInfo.contentType is \(describe(contentType)), expected 1.2.840.113549.1.7.2 (signedData)")
+        }
+        var explicitContent = try children(of: contentInfo.next(), expecting: contextTag0, "ContentInfo.content [0] EXPLICIT")
+        try expectEnd(&contentInfo, "ContentInfo")
+
+        // SignedData
+        var signedData = try children(of: explicitContent.next(), expecting: .sequence, "SignedData")
+        try expectEnd(&explicitContent, "ContentInfo.content [0] EXPLICIT")
+        try primitive(signedData.next(), expecting: .integer, "SignedData.version")
+        _ = try children(of: signedData.next(), expecting: .set, "SignedData.digestAlgorithms")
+        var encapContentInfo = try children(of: signedData.next(), expecting: .sequence, "SignedData.encapContentInfo")
+        var next = signedData.next()
+        if let n = next, n.identifier == contextTag0 { next = signedData.next() }   // certificates
+        if let n = next, n.identifier == contextTag1 { next = signedData.next() }   // crls
+        _ = try children(of: next, expecting: .set, "SignedData.signerInfos")
+        try expectEnd(&signedData, "SignedData")
+
+        // EncapsulatedContentInfo
+        let eContentType = try oid(encapContentInfo.next(), "encapContentInfo.eContentType")
+        guard eContentType == dataOID else {
+            throw ProfileError(.unexpectedContentType,
+                "encapContentInfo.eContentType is \(describe(eContentType)), expected 1.2.840.113549.1.7.1 (data)")
+        }
+        guard let eContentNode = encapContentInfo.next() else {
+            throw ProfileError(.noContent,
+                "SignedData has no encapsulated content (a detached signature): there is no property list in it")
+        }
+        var eContent = try children(of: eContentNode, expecting: contextTag0, "encapContentInfo.eContent [0] EXPLICIT")
+        try expectEnd(&encapContentInfo, "encapContentInfo")
+        guard let octetString = eContent.next() else {
+            throw ProfileError(.malformedCMS, "encapContentInfo.eContent [0] EXPLICIT is empty: expected an OCTET STRING")
+        }
+        try expectEnd(&eContent, "encapContentInfo.eContent [0] EXPLICIT")
+
+        var content: [UInt8] = []
+        if try appendOctets(of: octetString, to: &content, "encapContentInfo.eContent") {
+            envelope = .ber
+        }
+        guard !content.isEmpty else {
+            throw ProfileError(.noContent, "the encapsulated content is empty: there is no property list in it")
+        }
+        return (content, envelope)
+    }
+
+    /// Counts ASN.1 headers in one linear pass (pre-order: into constructed elements, over the
+    /// contents of primitive ones, past end-of-contents `00 00`), stopping once past `limit`.
+    /// It validates nothing: on anything odd it stops and leaves the diagnosis to the parser.
+    /// No recursion, every index checked against the end.
+    static func elementCount(_ bytes: [UInt8], limit: Int) -> Int {
+        let end = bytes.count
+        var i = 0
+        var count = 0
+        while i < end, count <= limit {
+            if bytes[i] == 0x00, i + 1 < end, bytes[i + 1] == 0x00 {
+                i += 2
+                continue
+            }
+            let tag = bytes[i]
+            i += 1
+            if tag & 0x1F == 0x1F {   // long-form tag number: base-128 bytes, last one < 0x80
+                while i < end, bytes[i] & 0x80 != 0 { i += 1 }
+                i += 1
+            }
+            guard i < end else { break }
+            let first = bytes[i]
+            i += 1
+            count += 1
+            if first == 0x80 { continue }   // indefinite: the contents follow
+            var length = Int(first)
+            if first > 0x80 {
+                let n = Int(first & 0x7F)
+                guard n <= 8, n <= end - i else { break }
+                var v: UInt64 = 0
+                for j in i..<(i + n) { v = v << 8 | UInt64(bytes[j]) }
+                i += n
+                guard let l = Int(exactly: v) else { break }
+                length = l
+            }
+            if tag & 0x20 == 0 {   // primitive: skip the contents
+                guard length <= end - i else { break }
+                i += length
+            }
+        }
+        return count
+    }
+
+    // MARK: - Shape checks
+
+    /// The children of a constructed node with tag `identifier`.
+    static func children(of node: ASN1Node?, expecting identifier: ASN1Identifier, _ what: String) throws(ProfileError) -> ASN1NodeCollection.Iterator {
+        guard let node else {
+            throw ProfileError(.malformedCMS, "\(what) is missing")
+        }
+        guard node.identifier == identifier, case .constructed(let nodes) = node.content else {
+            throw ProfileError(.malformedCMS, "\(what): expected a constructed \(name(identifier)), found \(describe(node))")
+        }
+        return nodes.makeIterator()
+    }
+
+    static func primitive(_ node: ASN1Node?, expecting identifier: ASN1Identifier, _ what: String) throws(ProfileError) {
+        guard let node else {
+            throw ProfileError(.malformedCMS, "\(what) is missing")
+        }
+        guard node.identifier == identifier, case .primitive = node.content else {
+            throw ProfileError(.malformedCMS, "\(what): expected a primitive \(name(identifier)), found \(describe(node))")
+        }
+    }
+
+    static func oid(_ node: ASN1Node?, _ what: String) throws(ProfileError) -> ASN1ObjectIdentifier {
+        try primitive(node, expecting: .objectIdentifier, what)
+        do {
+            return try ASN1ObjectIdentifier(berEncoded: node!)
+        } catch {
+            throw ProfileError(.malformedCMS, "\(what) is not a valid OBJECT IDENTIFIER: \(reason(error))")
+        }
+    }
+
+    static func expectEnd(_ iterator: inout ASN1NodeCollection.Iterator, _ what: String) throws(ProfileError) {
+        if let extra = iterator.next() {
+            throw ProfileError(.malformedCMS, "\(what) has an unexpected extra element: \(describe(extra))")
+        }
+    }
+
+    /// Appends the octets of an OCTET STRING, primitive or constructed (X.690 8.7.3: every piece
+    /// of a constructed OCTET STRING is itself an OCTET STRING, primitive or constructed).
+    /// Returns true if any part was constructed. The recursion is bounded by the parser's depth
+    /// limit (50) on the tree it walks.
+    static func appendOctets(of node: ASN1Node, to out: inout [UInt8], _ what: String) throws(ProfileError) -> Bool {
+        guard node.identifier == .octetString else {
+            throw ProfileError(.malformedCMS, "\(what): expected an OCTET STRING, found \(describe(node))")
+        }
+        switch node.content {
+        case .primitive(let bytes):
+            out.append(contentsOf: bytes)
+        case .constructed(let pieces):
+            for piece in pieces {
+                _ = try appendOctets(of: piece, to: &out, "a piece of the constructed OCTET STRING in \(what)")
+            }
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Messages
+
+    static func describe(_ node: ASN1Node) -> String {
+        if case .constructed = node.content {
+            return "a constructed \(name(node.identifier))"
+        }
+        return "a primitive \(name(node.identifier))"
+    }
+
+    /// X.680 names for the universal tags that can turn up here; `[n]` for context-specific ones.
+    static func name(_ identifier: ASN1Identifier) -> String {
+        switch identifier.tagClass {
+        case .contextSpecific: return "[\(identifier.tagNumber)]"
+        case .application: return "[APPLICATION \(identifier.tagNumber)]"
+        case .private: return "[PRIVATE \(identifier.tagNumber)]"
+        case .universal: break
+        }
+        switch identifier.tagNumber {
+        case 1: return "BOOLEAN"
+        case 2: return "INTEGER"
+        case 3: return "BIT STRING"
+        case 4: return "OCTET STRING"
+        case 5: return "NULL"
+        case 6: return "OBJECT IDENTIFIER"
+        case 10: return "ENUMERATED"
+        case 12: return "UTF8String"
+        case 16: return "SEQUENCE"
+        case 17: return "SET"
+        case 19: return "PrintableString"
+        case 22: return "IA5String"
+        case 23: return "UTCTime"
+        case 24: return "GeneralizedTime"
+        default: return "[UNIVERSAL \(identifier.tagNumber)]"
+        }
+    }
+
+    static let knownOIDs: [ASN1ObjectIdentifier: String] = [
+        [1, 2, 840, 113_549, 1, 7, 1]: "data",
+        [1, 2, 840, 113_549, 1, 7, 2]: "signedData",
+        [1, 2, 840, 113_549, 1, 7, 3]: "envelopedData",
+        [1, 2, 840, 113_549, 1, 7, 4]: "signedAndEnvelopedData",
+        [1, 2, 840, 113_549, 1, 7, 5]: "digestedData",
+        [1, 2, 840, 113_549, 1, 7, 6]: "encryptedData",
+        [1, 2, 840, 113_549, 1, 9, 16, 1, 2]: "authData",
+    ]
+
+    static func describe(_ oid: ASN1ObjectIdentifier) -> String {
+        if let name = knownOIDs[oid] { return "\(oid) (\(name))" }
+        return "\(oid)"
+    }
+
+    /// A swift-asn1 error as a sentence (its `description` also names swift-asn1's source line).
+    static func malformed(_ error: any Error, in bytes: [UInt8]) -> ProfileError {
+        guard let asn1 = error as? ASN1Error else {
+            return ProfileError(.malformedCMS, "not valid BER: \(error)")
+        }
+        let text: String
+        switch asn1.code {
+        case .truncatedASN1Field:
+            text = "truncated: an element runs past the end of the \(bytes.count)-byte file"
+                + " (a length too large, or an indefinite length without its end-of-contents 00 00)"
+        case .unsupportedFieldLength:
+            text = "unsupported length: \(reason(asn1))"
+        default:
+            let r = reason(asn1)
+            if r.hasPrefix("Excessive stack depth") {
+                text = "nested more than 50 levels deep (the parser's limit)"
+            } else if r.hasPrefix("Trailing unparsed data") {
+                text = trailingDataMessage(bytes)
+            } else if r.hasPrefix("Unable to treat"), r.hasSuffix("as a UInt") {
+                text = "a length field longer than 8 bytes (\(r))"
+            } else if r.hasPrefix("Excessively large field") {
+                text = "a length does not fit in a signed 64-bit integer (\(r))"
+            } else {
+                text = r
+            }
+        }
+        return ProfileError(.malformedCMS, "not valid BER/DER: \(text)")
+    }
+
+    /// Says how many bytes follow the outer SEQUENCE when its length is definite.
+    static func trailingDataMessage(_ bytes: [UInt8]) -> String {
+        if let end = definiteEnd(bytes), end < bytes.count {
+            return "\(bytes.count - end) bytes of trailing data after the outer SEQUENCE, which ends at offset \(end)"
+        }
+        return "trailing data after the outer SEQUENCE"
+    }
+
+    /// End offset of the first TLV when its tag is one byte and its length definite, else nil.
+    static func definiteEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2, bytes[0] & 0x1f != 0x1f else { return nil }
+        let first = bytes[1]
+        if first < 0x80 { return 2 + Int(first) }
+        let n = Int(first & 0x7f)
+        guard n >= 1, n <= 8, bytes.count >= 2 + n else { return nil }
+        var length: UInt64 = 0
+        for b in bytes[2..<(2 + n)] { length = length << 8 | UInt64(b) }
+        guard let l = Int(exactly: length) else { return nil }
+        let (end, overflow) = (2 + n).addingReportingOverflow(l)
+        return overflow ? nil : end
+    }
+
+    /// swift-asn1 formats errors as "ASN1Error.<code>: <reason> <file>:<line>"; keep the reason.
+    static func reason(_ error: any Error) -> String {
+        var text = "\(error)"
+        if text.hasPrefix("ASN1Error."), let colon = text.firstRange(of: ": ") {
+            text = String(text[colon.upperBound...])
+            if let space = text.lastIndex(of: " "), text[text.index(after: space)...].contains(".swift:") {
+                text = String(text[..<space])
+            }
+        }
+        return text.isEmpty ? "\(error)" : text
+    }
+}

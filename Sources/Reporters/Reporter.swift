@@ -1,0 +1,31 @@
+public import EntitlintCore
+
+/// What every reporter gets: the findings of a run and its counts. Reporters compute nothing.
+public struct Report: Sendable {
+    public var findings: [Finding]
+    public var files: Int
+    public var colour: Bool
+
+    public init(findings: [Finding], files: Int, colour: Bool = false) {
+        self.findings = findings
+        self.files = files
+        self.colour = colour
+    }
+
+    public var errors: Int { findings.filter { $0.severity == .error }.count }
+    public var warnings: Int { findings.filter { $0.severity == .warning }.count }
+    public var notes: Int { findings.filter { $0.severity == .note }.count }
+}
+
+public protocol Reporter: Sendable {
+    static var identifier: String { get }
+    func render(_ report: Report) -> String
+}
+
+public enum Reporters {
+    public static let all: [any Reporter] = [TextReporter(), JSONReporter()]
+    public static var identifiers: [String] { all.map { type(of: $0).identifier } }
+    public static func reporter(named name: String) -> (any Reporter)? {
+        all.first { type(of: $0).identifier == name }
+    }
+}

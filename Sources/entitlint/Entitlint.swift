@@ -1,0 +1,219 @@
+import ArgumentParser
+import EntitlintCore
+import EntitlintRules
+import Reporters
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Entitlint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entitlint",
+        abstract: "Lint Apple entitlements and provisioning profiles for keychain access-group mistakes.",
+        version: EntitlintVersion.current,
+        subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, GenerateDocs.self],
+        defaultSubcommand: Lint.self
+    )
+}
+
+/// The facts about the units of one run (DESIGN.md section 6).
+struct FactOptions: ParsableArguments {
+    @Option(help: "Provisioning profile to check the units against.")
+    var profile: String?
+
+    @Option(name: .customLong("bundle-id"), help: "Bundle ID of the unit(s) (PRODUCT_BUNDLE_IDENTIFIER).")
+    var bundleID: String?
+
+    @Option(name: .customLong("team-id"), help: "Team ID (also taken as the App ID prefix unless a profile says otherwise).")
+    var teamID: String?
+
+    @Option(help: "Configuration file (default: .entitlint.yml in the current folder or above).")
+    var config: String?
+
+    @Option(help: "Lock file of default access groups (default: the config's `lock`, else ./entitlint.lock).")
+    var lock: String?
+
+    @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes.")
+    var maxFileSize: Int = 16 << 20
+
+    func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
+        var o = LintOptions()
+        o.paths = paths.isEmpty ? ["."] : paths
+        o.profilePath = profile
+        o.bundleID = bundleID
+        o.teamID = teamID
+        o.lockPath = lock
+        o.limits.maxBytes = maxFileSize
+        if let teamID, !teamID.isTeamIDLike {
+            throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
+        }
+        let configPath = config ?? Configuration.find(from: ".")
+        if let configPath {
+            if config != nil, Paths.kind(configPath) != .file { throw CLIError("no such configuration file: \(configPath)") }
+            do {
+                o.configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules)
+            } catch {
+                throw CLIError("bad configuration: \(error)")
+            }
+        }
+        return o
+    }
+}
+
+/// An error that ends the run with exit status 2 and a message on standard error.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+enum Output {
+    /// Writes everything with write(2); stops quietly when the reader went away (`| head -1`).
+    static func write(_ s: String, fd: Int32 = STDOUT_FILENO) {
+        var bytes = Array(s.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { raw in
+                systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+        bytes.removeAll()
+    }
+
+    static func error(_ s: String) {
+        write("entitlint: " + s + "\n", fd: STDERR_FILENO)
+    }
+
+    static var colourAllowed: Bool {
+        if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lint entitlements files and provisioning profiles (default: the current folder).")
+
+    @Argument(help: "Files and folders to lint. Folders are searched for *.entitlements, *.xcent, *.mobileprovision and *.provisionprofile.")
+    var paths: [String] = []
+
+    @OptionGroup var facts: FactOptions
+
+    @Option(help: "Output format: text or json.")
+    var format: String = "text"
+
+    @Flag(help: "Fail (exit 1) on warnings too, not only on errors.")
+    var strict = false
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the text output.")
+    var noColor = false
+
+    func run() throws {
+        guard let reporter = Reporters.reporter(named: format) else {
+            throw CLIError("unknown format '\(format)' (known: \(Reporters.identifiers.joined(separator: ", ")))")
+        }
+        let options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        let linter = Linter(rules: RuleRegistry.all, severityOverrides: options.configuration?.rules ?? [:])
+        let result: LintResult
+        do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
+        let report = Report(findings: result.findings, files: result.files, colour: !noColor && Output.colourAllowed && format == "text")
+        Output.write(reporter.render(report))
+        let failing: Severity = strict ? .warning : .error
+        if result.findings.contains(where: { $0.severity >= failing }) {
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Lock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the lock file: each unit's default access group and ordered access-group list.")
+
+    @Argument(help: "Entitlements files and folders (default: the current folder).")
+    var paths: [String] = []
+
+    @OptionGroup var facts: FactOptions
+
+    func run() throws {
+        let options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        let linter = Linter(rules: [])
+        let result: LintResult
+        do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
+        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? "entitlint.lock"
+        var lock = LockFile()
+        if Paths.kind(path) == .file {
+            do { lock = try LockFile.load(path: path) } catch { throw CLIError("\(error)") }
+        }
+        for unit in result.units {
+            let entry = LockFile.entry(for: unit)
+            if entry.defaultAccessGroup.contains("$(") {
+                Output.error("note: \(unit.name): the default group \"\(entry.defaultAccessGroup)\" is symbolic because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml)")
+            }
+            lock.units[unit.name] = entry
+        }
+        do { try FileReader.writeAtomically(lock.encoded(), to: path) } catch {
+            throw CLIError("cannot write the lock file: \(error)")
+        }
+        let parseErrors = result.findings.filter { $0.rule == "parse-error" }
+        Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined())
+        Output.write("wrote \(path): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\n")
+        if !parseErrors.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the rules.")
+
+    func run() throws {
+        let ds = RuleRegistry.descriptions
+        let width = ds.map(\.id.count).max() ?? 0
+        for d in ds {
+            let pad = String(repeating: " ", count: width - d.id.count)
+            let sev = d.severity.rawValue + String(repeating: " ", count: 8 - d.severity.rawValue.count)
+            Output.write("\(d.id)\(pad)  \(sev)  \(d.summary)\n")
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show one rule's documentation, with its examples.")
+
+    @Argument(help: "A rule id, as listed by `entitlint rules`.")
+    var id: String
+
+    func run() throws {
+        guard let rule = RuleRegistry.rule(id: id) else {
+            throw CLIError("unknown rule '\(id)' (see `entitlint rules`)")
+        }
+        Output.write(RuleDocs.markdown(for: rule).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
+    }
+}
+
+struct GenerateDocs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-docs", abstract: "Write Rules/<id>.md for every rule.", shouldDisplay: false)
+
+    @Argument(help: "Output folder.")
+    var directory: String = "Rules"
+
+    func run() throws {
+        for rule in RuleRegistry.all {
+            let id = type(of: rule).description.id
+            do { try FileReader.writeAtomically(Array(RuleDocs.markdown(for: rule).utf8), to: "\(directory)/\(id).md") } catch {
+                throw CLIError("\(error)")
+            }
+        }
+        Output.write("wrote \(RuleRegistry.all.count) pages to \(directory)/\n")
+    }
+}
+
+@inline(__always)
+func systemWrite(_ fd: Int32, _ buf: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buf, count)
+}

@@ -1,0 +1,69 @@
+import XCTest
+import EntitlintCore
+import PropertyList
+@testable import EntitlintRules
+
+/// Every rule's examples are its tests: triggering examples must produce findings exactly at
+/// their `↓` markers, non-triggering ones none.
+final class RuleExampleTests: XCTestCase {
+    func testCatalogueHasTheFifteenRulesOfDesign() {
+        let ids = RuleRegistry.descriptions.map(\.id)
+        XCTAssertEqual(ids, [
+            "parse-error", "team-prefix-mismatch", "missing-team-prefix", "wildcard-access-group", "empty-access-group",
+            "default-group-drift", "group-missing-from-profile", "non-string-access-group", "unresolved-variable",
+            "double-prefix", "default-group-not-app-id", "duplicate-key", "duplicate-access-group", "token-group-claimed",
+            "comment-in-plist",
+        ])
+    }
+
+    func testEveryRuleHasBothKindsOfExamples() {
+        for d in RuleRegistry.descriptions {
+            XCTAssertFalse(d.triggering.isEmpty, "\(d.id) has no triggering example")
+            XCTAssertFalse(d.nonTriggering.isEmpty, "\(d.id) has no non-triggering example")
+            XCTAssertTrue(d.rationale.contains("DOMAIN.md"), "\(d.id) rationale must cite DOMAIN.md")
+        }
+    }
+
+    func testTriggeringExamplesFindAtTheMarkers() {
+        for rule in RuleRegistry.all {
+            let d = type(of: rule).description
+            for (i, ex) in d.triggering.enumerated() {
+                let prepared = RuleExampleRunner.prepare(ex)
+                let findings = RuleExampleRunner.run(rule, on: ex)
+                XCTAssertFalse(prepared.markers.isEmpty, "\(d.id) triggering example \(i) has no ↓ marker")
+                XCTAssertFalse(findings.isEmpty, "\(d.id) triggering example \(i) found nothing:\n\(prepared.text)")
+                let got = findings.map { SourceLocation(line: $0.line, column: d.id == "parse-error" ? 0 : $0.column) }
+                let want = prepared.markers.map { SourceLocation(line: $0.line, column: d.id == "parse-error" ? 0 : $0.column) }
+                XCTAssertEqual(got, want, "\(d.id) triggering example \(i): findings \(findings.map(\.message))")
+                for f in findings {
+                    XCTAssertEqual(f.severity, d.severity)
+                    XCTAssertFalse(f.message.isEmpty)
+                }
+            }
+        }
+    }
+
+    func testNonTriggeringExamplesFindNothing() {
+        for rule in RuleRegistry.all {
+            let d = type(of: rule).description
+            for (i, ex) in d.nonTriggering.enumerated() {
+                let findings = RuleExampleRunner.run(rule, on: ex)
+                XCTAssertEqual(findings, [], "\(d.id) non-triggering example \(i)")
+            }
+        }
+    }
+
+    /// The generated pages in `Rules/` must match the rules' descriptions.
+    func testRuleDocsAreFresh() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for rule in RuleRegistry.all {
+            let id = type(of: rule).description.id
+            let url = root.appendingPathComponent("Rules/\(id).md")
+            let onDisk = try? String(contentsOf: url, encoding: .utf8)
+            XCTAssertTrue(onDisk == RuleDocs.markdown(for: rule),
+                          "Rules/\(id).md is stale or missing: run `swift run entitlint generate-docs Rules`")
+        }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Rules").path)
+        XCTAssertEqual(Set(pages), Set(RuleRegistry.ids.map { "\($0).md" }), "Rules/ has pages for rules that do not exist")
+    }
+}
