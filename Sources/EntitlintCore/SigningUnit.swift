@@ -141,7 +141,10 @@ public struct AccessGroupList: Sendable, Hashable {
         if !isAppClip {
             strings("com.apple.security.application-groups", .appGroup)
         }
-        entries = out
+        // The system's list may name a group twice (the App ID is often also the first keychain
+        // group); only the first occurrence matters for lookups and the default.
+        var seen = Set<String>()
+        entries = out.filter { seen.insert($0.value).inserted }
         keychainEntitlementHonoured = honoured
     }
 }

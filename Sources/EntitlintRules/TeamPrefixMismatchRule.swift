@@ -52,7 +52,7 @@ struct TeamPrefixMismatchRule: Rule {
             guard let node = unit.entitlements[key], let raw = node.string else { continue }
             let value = expander.expand(raw).text
             let first = String(value.firstComponent)
-            guard first.isTeamIDLike, first != prefix.value, !previous.contains(first) else { continue }
+            guard first.isTeamIDLike, !previous.contains(first) else { continue }
             if case .entitlements(let k) = prefix.source, k == key {
                 // The prefix was read from this very key: compare with a Team ID given by the user.
                 guard let team = context.unit.teamID, team.value != first else { continue }
@@ -65,6 +65,7 @@ struct TeamPrefixMismatchRule: Rule {
                 }
                 continue
             }
+            guard first != prefix.value else { continue }
             out.append(finding("\(key) \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source)); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
                                in: context, at: node.location, keyPath: key))
         }

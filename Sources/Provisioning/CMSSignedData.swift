@@ -35,6 +35,10 @@ import PropertyList
 /// outer SEQUENCE), and bytes after a signed blob are not covered by the signature.
 /// The pieces of a constructed OCTET STRING are concatenated here by a short recursion over the
 /// already-parsed tree, so its depth is bounded by the same limit of 50.
+///
+/// One thing swift-asn1 does not bound is the number of elements: it keeps a node per element,
+/// so before calling it a small walker of our own (`elementCount`, linear, no recursion, every
+/// index checked) counts the headers and refuses more than `PlistLimits.maxElements`.
 enum CMSSignedData {
     static let signedDataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
     static let dataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 1]

@@ -191,11 +191,11 @@ final class CMSSignedDataTests: XCTestCase {
 
     func testElementCountOfBuilderProfiles() {
         // ContentInfo, OID, [0], SignedData, version, SET, SEQ, OID, NULL, encap SEQ, OID, [0],
-        // OCTET STRING, certificates [0] + 4 inside, signerInfos SET + 9 inside = 27.
-        XCTAssertEqual(CMSSignedData.elementCount(CMSBuilder(content: payload).der(), limit: 1000), 27)
-        // BER adds the constructed OCTET STRING: 28 elements plus one per extra piece.
+        // OCTET STRING (13), certificates [0] + 4 inside, signerInfos SET + 9 inside = 28.
+        XCTAssertEqual(CMSSignedData.elementCount(CMSBuilder(content: payload).der(), limit: 1000), 28)
+        // BER: the constructed OCTET STRING and its pieces instead of the one primitive.
         let pieces = (payload.count + 99) / 100
-        XCTAssertEqual(CMSSignedData.elementCount(CMSBuilder(content: payload).ber(chunkSize: 100), limit: 1000), 27 + pieces)
+        XCTAssertEqual(CMSSignedData.elementCount(CMSBuilder(content: payload).ber(chunkSize: 100), limit: 1000), 28 + pieces)
         XCTAssertEqual(CMSSignedData.elementCount([0x30, 0x88, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], limit: 10), 1)
     }
 
