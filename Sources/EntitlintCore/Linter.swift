@@ -13,6 +13,8 @@ public struct LintOptions: Sendable {
     public var limits = PlistLimits.default
     /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
     public var parallel = true
+    /// Read the lock file for `default-group-drift` (off for `entitlint lock`, which writes it).
+    public var readLock = true
 
     public init() {}
 }
@@ -207,6 +209,7 @@ public struct Linter: Sendable {
     }
 
     static func loadLock(_ options: LintOptions) throws -> LockFile? {
+        guard options.readLock else { return nil }
         if let p = options.lockPath { return try LockFile.load(path: p) }
         if let c = options.configuration, let p = c.lock {
             let resolved = c.resolve(p)

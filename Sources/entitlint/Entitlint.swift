@@ -141,7 +141,8 @@ struct Lock: ParsableCommand {
     @OptionGroup var facts: FactOptions
 
     func run() throws {
-        let options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        options.readLock = false
         let linter = Linter(rules: [])
         let result: LintResult
         do { result = try linter.lint(options) } catch { throw CLIError(error.description) }

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Benchmark: Entitlint against a reference, `xmllint --noout` (libxml2 parsing the same files and
+# nothing else), side by side in one run, reported as ratios so the numbers mean the same thing
+# on any machine.
+#
+# Targets (the performance issue):
+#   many files  `entitlint lint DIR` on 3,000 entitlements files takes no longer than
+#               `xmllint --noout FILE...` on them: ratio <= 1.0 (entitlint may use both cores).
+#   one file    `entitlint lint FILE` (as a pre-commit hook runs it) within 2x of
+#               `xmllint --noout FILE`: ratio <= 2.0.
+#
+# How:
+#   - builds the linter as it would be shipped for speed, in a folder of its own:
+#       swift build -c release --static-swift-stdlib --scratch-path .build-bench
+#     (static linking matters: loading Foundation and the Swift runtime dynamically costs
+#     milliseconds at start-up);
+#   - copies the corpus ../shared/corpus/entitlements (beside the repo), cycling through its files,
+#     to NNNN.entitlements in a temporary folder (removed on exit), skipping any file that
+#     `xmllint --noout` rejects, so both tools see only well-formed XML; nothing else is written:
+#     not the corpus, not the repo (apart from the build folder);
+#   - checks once that entitlint reports no parse-error on those files and covers all of them;
+#   - times each case with hyperfine (--shell=none, so no shell start-up and no glob expansion is
+#     timed; each tool is exactly one process: `xmllint --noout 0000.entitlements ...` with the
+#     file list against `entitlint lint .` with the folder, both run inside the folder; entitlint
+#     exits 1 when it finds errors, hence -i; output goes to /dev/null), exports JSON to the
+#     temporary folder, and computes ratio = mean(entitlint) / mean(xmllint) with python3;
+#   - measures peak memory (maximum resident set size) of both tools on the many-files case with
+#     /usr/bin/time -v.
+#
+# usage: Scripts/benchmark.sh [--quick] [--check] [--files N] [--no-build]
+#   --quick     for CI: fewer runs (--runs 5 --warmup 1; one file: --runs 30 --warmup 1)
+#   --check     exit 1 when a case FAILs its target (without it the table is only reported)
+#   --files N   number of files in the many-files case (default 3000)
+#   --no-build  use the binary already in .build-bench
+# Needs: swift, xmllint (libxml2-utils), hyperfine, python3, /usr/bin/time (Debian package time).
+set -euo pipefail
+
+usage() {
+    sed -n '/^# usage:/,/^# Needs:/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+quick=0
+check=0
+build=1
+nfiles=3000
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) quick=1 ;;
+        --check) check=1 ;;
+        --no-build) build=0 ;;
+        --files)
+            [ $# -ge 2 ] || usage
+            nfiles="$2"; shift ;;
+        --files=*) nfiles="${1#--files=}" ;;
+        -h|--help) usage ;;
+        *) echo "$0: unknown argument $1" >&2; usage ;;
+    esac
+    shift
+done
+case "$nfiles" in ''|*[!0-9]*) echo "$0: --files needs a positive number" >&2; exit 2 ;; esac
+[ "$nfiles" -ge 1 ] && [ "$nfiles" -le 9999 ] || { echo "$0: --files must be 1..9999" >&2; exit 2; }
+
+if [ "$quick" -eq 1 ]; then
+    many_runs=(--runs 5 --warmup 1)
+    one_runs=(--runs 30 --warmup 1)
+else
+    many_runs=(--runs 30 --warmup 3)
+    one_runs=(--runs 300 --warmup 3)
+fi
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+corpus="$repo/../shared/corpus/entitlements"
+
+# --- tools -------------------------------------------------------------------------------------
+missing=()
+command -v xmllint >/dev/null 2>&1 || missing+=("xmllint (Debian package libxml2-utils)")
+command -v hyperfine >/dev/null 2>&1 || missing+=("hyperfine (Debian package hyperfine)")
+[ -x /usr/bin/time ] || missing+=("/usr/bin/time (Debian package time)")
+command -v python3 >/dev/null 2>&1 || missing+=("python3")
+if [ "$build" -eq 1 ]; then command -v swift >/dev/null 2>&1 || missing+=("swift (a Swift toolchain on PATH)"); fi
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "benchmark: missing tools:" >&2
+    printf '  - %s\n' "${missing[@]}" >&2
+    echo "install with: apt-get install -y libxml2-utils hyperfine time python3" >&2
+    exit 2
+fi
+if [ ! -d "$corpus" ]; then
+    echo "benchmark: no corpus at $corpus (expected ../shared/corpus/entitlements beside the repo)" >&2
+    exit 2
+fi
+
+# --- build -------------------------------------------------------------------------------------
+cd "$repo"
+if [ "$build" -eq 1 ]; then
+    echo "== building: swift build -c release --static-swift-stdlib --scratch-path .build-bench" >&2
+    swift build -c release --static-swift-stdlib --scratch-path .build-bench >&2
+fi
+bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-bench --show-bin-path 2>/dev/null || true)"
+[ -n "$bin" ] || bin="$repo/.build-bench/release"
+entitlint="$bin/entitlint"
+if [ ! -x "$entitlint" ]; then
+    echo "benchmark: no binary at $entitlint (build first, or drop --no-build)" >&2
+    exit 2
+fi
+xmllint="$(command -v xmllint)"
+
+# --- inputs ------------------------------------------------------------------------------------
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/entitlint-bench.XXXXXX")"
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+files="$tmp/files"
+one="$tmp/one"
+mkdir "$files" "$one"
+
+good=()
+skipped=0
+for f in "$corpus"/*; do
+    [ -f "$f" ] || continue
+    if "$xmllint" --noout "$f" >/dev/null 2>&1; then
+        good+=("$f")
+    else
+        skipped=$((skipped + 1))
+    fi
+done
+if [ "${#good[@]}" -eq 0 ]; then
+    echo "benchmark: no well-formed file in $corpus" >&2
+    exit 2
+fi
+for ((i = 0; i < nfiles; i++)); do
+    cp "${good[i % ${#good[@]}]}" "$files/$(printf '%04d' "$i").entitlements"
+done
+
+# The one-file case: the corpus file of median size, as a pre-commit hook would see it.
+typical="$(for f in "${good[@]}"; do printf '%s\t%s\n' "$(wc -c <"$f")" "$f"; done | sort -n | awk -v m=$(( (${#good[@]} + 1) / 2 )) 'NR == m { sub(/^[^\t]*\t/, ""); print }')"
+cp "$typical" "$one/App.entitlements"
+
+echo "== inputs: $nfiles files from ${#good[@]} well-formed corpus files ($skipped skipped), $(du -sk "$files" | cut -f1) KiB on disk" >&2
+echo "== one file: $(basename "$typical") ($(wc -c <"$typical") bytes)" >&2
+echo "== cores: $(nproc 2>/dev/null || echo '?')" >&2
+
+# --- sanity: entitlint parses everything and covers every file ---------------------------------
+# (hyperfine and time run with the files folder as the working folder: no .entitlint.yml there.)
+for d in "$files" "$tmp" "$(dirname "$tmp")" /; do
+    if [ -e "$d/.entitlint.yml" ]; then
+        echo "benchmark: warning: $d/.entitlint.yml exists and will configure entitlint" >&2
+    fi
+done
+status=0
+(cd "$files" && "$entitlint" lint --format json --no-color . >"$tmp/check.json" 2>"$tmp/check.err") || status=$?
+if [ "$status" -gt 1 ]; then
+    echo "benchmark: entitlint failed (exit $status) on the inputs:" >&2
+    head -20 "$tmp/check.err" >&2
+    exit 1
+fi
+if grep -q 'parse-error' "$tmp/check.json" "$tmp/check.err"; then
+    echo "benchmark: FAIL: entitlint reports parse-error on well-formed files (xmllint accepts them all):" >&2
+    grep -m 10 -B2 -A6 'parse-error' "$tmp/check.json" >&2 || true
+    exit 1
+fi
+python3 - "$tmp/check.json" "$nfiles" <<'PY' || exit 1
+import json, sys
+path, n = sys.argv[1], int(sys.argv[2])
+try:
+    doc = json.load(open(path))
+except ValueError as e:
+    sys.exit(f"benchmark: entitlint's JSON output does not parse: {e}")
+files = None
+if isinstance(doc, dict):
+    for key in ("files", "fileCount", "filesChecked"):
+        if isinstance(doc.get(key), int):
+            files = doc[key]
+        elif isinstance(doc.get("summary"), dict) and isinstance(doc["summary"].get(key), int):
+            files = doc["summary"][key]
+if files is not None and files != n:
+    sys.exit(f"benchmark: entitlint linted {files} files, expected {n}")
+PY
+status=0
+(cd "$one" && "$entitlint" lint --format json --no-color App.entitlements >"$tmp/check1.json" 2>&1) || status=$?
+if [ "$status" -gt 1 ] || grep -q 'parse-error' "$tmp/check1.json"; then
+    echo "benchmark: FAIL: entitlint failed (exit $status) or reported parse-error on the one file:" >&2
+    head -20 "$tmp/check1.json" >&2
+    exit 1
+fi
+
+# --- timing ------------------------------------------------------------------------------------
+# Command lines for --shell=none: short relative names keep the xmllint list (one argument to
+# hyperfine) well under the kernel's 128 KiB limit for a single argument.
+file_list="$(cd "$files" && printf '%s ' *.entitlements)"
+file_list="${file_list% }"
+
+echo "== case 1: $nfiles files" >&2
+(cd "$files" && hyperfine -N -i "${many_runs[@]}" \
+    --export-json "$tmp/many.json" \
+    -n "xmllint --noout ($nfiles files)" "$xmllint --noout $file_list" \
+    -n "entitlint lint . ($nfiles files)" "$entitlint lint --no-color ." ) >&2
+
+echo "== case 2: one file (pre-commit)" >&2
+(cd "$one" && hyperfine -N -i "${one_runs[@]}" \
+    --export-json "$tmp/one.json" \
+    -n "xmllint --noout App.entitlements" "$xmllint --noout App.entitlements" \
+    -n "entitlint lint App.entitlements" "$entitlint lint --no-color App.entitlements" ) >&2
+
+# --- peak memory -------------------------------------------------------------------------------
+peak_kib() {  # command... -> max RSS in KiB, from /usr/bin/time -v
+    (cd "$files" && /usr/bin/time -v "$@" >/dev/null 2>"$tmp/time.txt") || true
+    awk -F': *' '/Maximum resident set size/ { print $2 }' "$tmp/time.txt"
+}
+# shellcheck disable=SC2086  # the file list is meant to split (names have no spaces)
+xml_rss="$(peak_kib "$xmllint" --noout $file_list)"
+ent_rss="$(peak_kib "$entitlint" lint --no-color .)"
+
+# --- report ------------------------------------------------------------------------------------
+verdict=0
+python3 - "$tmp/many.json" "$tmp/one.json" "$nfiles" "$xml_rss" "$ent_rss" <<'PY' || verdict=$?
+import json, sys
+many, one, n, xml_rss, ent_rss = sys.argv[1:6]
+
+def load(path):
+    r = json.load(open(path))["results"]
+    return r[0], r[1]  # xmllint, entitlint (the order they were given to hyperfine)
+
+def ms(s):
+    return f"{s * 1000:.2f} ms"
+
+rows = []
+failed = False
+for name, path, limit in ((f"{int(n):,} files", many, 1.0), ("1 file (pre-commit)", one, 2.0)):
+    x, e = load(path)
+    ratio = e["mean"] / x["mean"]
+    ok = ratio <= limit
+    failed |= not ok
+    rows.append((name, f"{ms(x['mean'])} ± {x['stddev'] * 1000:.2f}", f"{ms(e['mean'])} ± {e['stddev'] * 1000:.2f}",
+                 f"{ratio:.2f}", f"<= {limit:.1f}", "PASS" if ok else "FAIL"))
+
+head = ("case", "xmllint mean", "entitlint mean", "ratio", "target", "result")
+widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+print()
+print(line(head))
+print(line(tuple("-" * w for w in widths)))
+for r in rows:
+    print(line(r))
+print()
+def mib(k):
+    return f"{int(k) / 1024:.1f} MiB" if k.isdigit() else "?"
+ratio = f" (ratio {int(ent_rss) / int(xml_rss):.2f})" if ent_rss.isdigit() and xml_rss.isdigit() and int(xml_rss) else ""
+print(f"peak memory, {int(n):,} files: entitlint {mib(ent_rss)}, xmllint {mib(xml_rss)}{ratio}")
+sys.exit(3 if failed else 0)  # 3: a target missed; 1: the report itself failed
+PY
+if [ "$verdict" -ne 0 ] && [ "$verdict" -ne 3 ]; then
+    echo "benchmark: the report failed" >&2
+    exit 1
+fi
+if [ "$verdict" -eq 3 ] && [ "$check" -eq 1 ]; then
+    echo "benchmark: a case misses its target" >&2
+    exit 1
+fi
+exit 0

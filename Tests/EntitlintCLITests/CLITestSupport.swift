@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Runs the built `entitlint` executable, as a user would.
+enum CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var executable: URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("entitlint"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("entitlint"),
+            packageRoot.appendingPathComponent(".build/debug/entitlint"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    @discardableResult
+    static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = args
+        if let directory { p.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder, removed by the test's teardown.
+    static func temporaryDirectory(_ test: XCTestCase) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("entitlint-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    static func entitlements(_ groups: [String], extra: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>keychain-access-groups</key>
+        \t<array>
+        \(groups.map { "\t\t<string>\($0)</string>" }.joined(separator: "\n"))
+        \t</array>\(extra)
+        </dict>
+        </plist>
+
+        """
+    }
+}

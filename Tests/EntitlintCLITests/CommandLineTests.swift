@@ -1,0 +1,201 @@
+import Foundation
+import XCTest
+
+final class CommandLineTests: XCTestCase {
+    func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func testTextFormatLinesAndSummary() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)*"]), to: dir.appendingPathComponent("App/App.entitlements"))
+        let r = try CLI.run(["lint", "App/App.entitlements"], in: dir)
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix("App/App.entitlements:7:3: error: keychain access group \"$(AppIdentifierPrefix)*\""), String(lines[0]))
+        XCTAssertTrue(lines[0].hasSuffix("[wildcard-access-group]"))
+        XCTAssertEqual(lines[1], "1 file checked: 1 error, 0 warnings, 0 notes")
+        XCTAssertFalse(r.stdout.contains("\u{1B}["), "no colour when not a TTY")
+    }
+
+    func testJSONFormatHasDesignShape() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)*"]), to: dir.appendingPathComponent("App.entitlements"))
+        let r = try CLI.run(["lint", ".", "--format", "json"], in: dir)
+        XCTAssertEqual(r.status, 1)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["version"] as? Int, 1)
+        XCTAssertEqual((json["tool"] as? [String: Any])?["name"] as? String, "entitlint")
+        let findings = try XCTUnwrap(json["findings"] as? [[String: Any]])
+        XCTAssertEqual(findings.count, 1)
+        XCTAssertEqual(Set(findings[0].keys), ["rule", "severity", "message", "path", "line", "column"])
+        XCTAssertEqual(findings[0]["rule"] as? String, "wildcard-access-group")
+        XCTAssertEqual(findings[0]["path"] as? String, "App.entitlements")
+        XCTAssertEqual(findings[0]["line"] as? Int, 7)
+        XCTAssertEqual(findings[0]["column"] as? Int, 3)
+        let summary = try XCTUnwrap(json["summary"] as? [String: Int])
+        XCTAssertEqual(summary, ["files": 1, "errors": 1, "warnings": 0, "notes": 0])
+    }
+
+    func testExitStatusZeroWhenClean() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("A.entitlements"))
+        let r = try CLI.run(["lint"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertEqual(r.stdout, "1 file checked: no problems found\n")
+    }
+
+    func testStrictFailsOnWarnings() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "com.apple.token"]), to: dir.appendingPathComponent("A.entitlements"))
+        XCTAssertEqual(try CLI.run(["lint", "."], in: dir).status, 0)
+        XCTAssertEqual(try CLI.run(["lint", ".", "--strict"], in: dir).status, 1)
+    }
+
+    func testMissingPathIsUsageError() throws {
+        let r = try CLI.run(["lint", "does/not/exist.entitlements"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("no such file or folder: does/not/exist.entitlements"), r.stderr)
+    }
+
+    func testUnknownOptionExitsTwoNot64() throws {
+        let r = try CLI.run(["lint", "--no-such-option"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertEqual(try CLI.run(["lint", "--format", "xml", "."]).status, 2)
+        XCTAssertEqual(try CLI.run(["lint", "--team-id", "lowercase", "."]).status, 2)
+    }
+
+    func testBadConfigurationNamesKeyAndLine() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write("team: ABCDE12345\nrules:\n  wildcard-access-group: off\nteem: x\n", to: dir.appendingPathComponent(".entitlint.yml"))
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains(".entitlint.yml:4: unknown key 'teem'"), r.stderr)
+        try write("rules:\n  no-such-rule: off\n", to: dir.appendingPathComponent(".entitlint.yml"))
+        let r2 = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r2.status, 2)
+        XCTAssertTrue(r2.stderr.contains(":2: unknown rule 'no-such-rule'"), r2.stderr)
+    }
+
+    func testConfigTurnsRuleOffAndChangesSeverity() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)*", "com.apple.token"]), to: dir.appendingPathComponent("A.entitlements"))
+        try write("rules:\n  wildcard-access-group: off\n  token-group-claimed: error\n", to: dir.appendingPathComponent(".entitlint.yml"))
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertFalse(r.stdout.contains("wildcard-access-group"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("error: \"com.apple.token\""), r.stdout)
+        XCTAssertEqual(r.status, 1)
+    }
+
+    func testExcludeGlobs() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)*"]), to: dir.appendingPathComponent("Tests/Fixture.entitlements"))
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("App/App.entitlements"))
+        try write("exclude: [\"Tests/**\"]\n", to: dir.appendingPathComponent(".entitlint.yml"))
+        let r = try CLI.run(["lint"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertEqual(r.stdout, "1 file checked: no problems found\n")
+    }
+
+    func testParseErrorDoesNotStopTheRun() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write("<plist><dict><key>a</key></dict>", to: dir.appendingPathComponent("Broken.entitlements"))
+        try write("", to: dir.appendingPathComponent("Empty.mobileprovision"))
+        try write(CLI.entitlements(["*"]), to: dir.appendingPathComponent("Wild.entitlements"))
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("Broken.entitlements:1:"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("[parse-error]"))
+        XCTAssertTrue(r.stdout.contains("Empty.mobileprovision: error: cannot parse profile: the file is empty"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Wild.entitlements:7:3: error"), r.stdout)
+        XCTAssertTrue(r.stdout.hasSuffix("3 files checked: 3 errors, 0 warnings, 0 notes\n"), r.stdout)
+    }
+
+    func testFolderWalkSkipsBuildFoldersAndSymlinkLoops() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        for skipped in [".git", ".build", "DerivedData", "Pods", "node_modules"] {
+            try write(CLI.entitlements(["*"]), to: dir.appendingPathComponent("\(skipped)/X.entitlements"))
+        }
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("App/App.xcent"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("App/loop").path, withDestinationPath: dir.path)
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertEqual(r.stdout, "1 file checked: no problems found\n")
+    }
+
+    func testLintWritesNothing() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("A.entitlements")
+        try write(CLI.entitlements(["*"]), to: file)
+        let before = try Data(contentsOf: file)
+        _ = try CLI.run(["lint", ".", "--format", "json"], in: dir)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["A.entitlements"])
+        XCTAssertEqual(try Data(contentsOf: file), before)
+    }
+
+    func testLockThenDriftAfterBundleIDChange() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)com.example.shared"]),
+                  to: dir.appendingPathComponent("App/App.entitlements"))
+        let lock = try CLI.run(["lock", "App/App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"], in: dir)
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        let lockText = try String(contentsOf: dir.appendingPathComponent("entitlint.lock"), encoding: .utf8)
+        XCTAssertTrue(lockText.contains("\"default-access-group\" : \"ABCDE12345.com.example.AppOne\""), lockText)
+        // Locking again gives the same bytes: sorted and stable.
+        _ = try CLI.run(["lock", "App/App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"], in: dir)
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("entitlint.lock"), encoding: .utf8), lockText)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["App", "entitlint.lock"], "no temporary file left")
+
+        let same = try CLI.run(["lint", "App/App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"], in: dir)
+        XCTAssertEqual(same.status, 0, same.stdout)
+        let renamed = try CLI.run(["lint", "App/App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.Renamed"], in: dir)
+        XCTAssertEqual(renamed.status, 1)
+        XCTAssertTrue(renamed.stdout.contains("App/App.entitlements:7:3: error: default access group changed from \"ABCDE12345.com.example.AppOne\""), renamed.stdout)
+        XCTAssertTrue(renamed.stdout.contains("[default-group-drift]"))
+    }
+
+    func testLockToNamedPath() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)com.example.AppOne"]), to: dir.appendingPathComponent("A.entitlements"))
+        let r = try CLI.run(["lock", ".", "--team-id", "ABCDE12345", "--lock", "custom.lock"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("custom.lock").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("entitlint.lock").path))
+    }
+
+    func testProfileFlagPairsProfile() throws {
+        let ex = CLI.packageRoot.appendingPathComponent("Examples/legacy-prefix")
+        let r = try CLI.run(["lint", "Legacy.entitlements", "--profile", "Legacy.mobileprovision", "--bundle-id", "com.example.legacy"], in: ex)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("Provisioning profile \"Legacy App Store\" doesn't match the entitlements file's value for the keychain-access-groups entitlement"), r.stdout)
+    }
+
+    func testRulesAndExplain() throws {
+        let rules = try CLI.run(["rules"])
+        XCTAssertEqual(rules.status, 0)
+        XCTAssertEqual(rules.stdout.split(separator: "\n").count, 15)
+        let explain = try CLI.run(["explain", "wildcard-access-group"])
+        XCTAssertEqual(explain.status, 0)
+        XCTAssertTrue(explain.stdout.hasPrefix("# `wildcard-access-group`"), explain.stdout)
+        XCTAssertTrue(explain.stdout.contains("## Triggering examples"))
+        XCTAssertEqual(try CLI.run(["explain", "nope"]).status, 2)
+    }
+
+    func testClosedPipeEndsQuietly() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        for i in 0..<200 { try write(CLI.entitlements(["*"]), to: dir.appendingPathComponent("F\(i).entitlements")) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "'\(CLI.executable.path)' lint . | head -1 >/dev/null; echo ${PIPESTATUS:-done}"]
+        p.currentDirectoryURL = dir
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(String(decoding: e, as: UTF8.self), "", "no crash trace on a closed pipe")
+    }
+}

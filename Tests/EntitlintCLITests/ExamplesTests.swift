@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+/// Each folder of `Examples/` holds a small realistic case and its expected text report.
+final class ExamplesTests: XCTestCase {
+    func testEveryExampleMatchesItsExpectedReport() throws {
+        let examples = CLI.packageRoot.appendingPathComponent("Examples")
+        let dirs = try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted()
+        XCTAssertGreaterThanOrEqual(dirs.count, 5)
+        for name in dirs {
+            let dir = examples.appendingPathComponent(name)
+            let expectedURL = dir.appendingPathComponent("expected.txt")
+            let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+            let r = try CLI.run(["lint", "."], in: dir)
+            XCTAssertEqual(r.stdout, expected, "Examples/\(name): report differs from expected.txt")
+            let hasErrors = expected.contains(": error: ")
+            XCTAssertEqual(r.status, hasErrors ? 1 : 0, "Examples/\(name): exit status; stderr: \(r.stderr)")
+        }
+    }
+
+    func testCleanFamilyIsClean() throws {
+        let r = try CLI.run(["lint", "."], in: CLI.packageRoot.appendingPathComponent("Examples/family"))
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.hasSuffix("4 files checked: no problems found\n"), r.stdout)
+    }
+
+    func testExampleRulesAreTheOnesNamed() throws {
+        let cases = ["cookbook-wildcard": "wildcard-access-group", "team-prefix-mismatch": "team-prefix-mismatch",
+                     "legacy-prefix": "group-missing-from-profile", "bundle-id-change": "default-group-drift"]
+        for (dir, rule) in cases {
+            let r = try CLI.run(["lint", "."], in: CLI.packageRoot.appendingPathComponent("Examples/\(dir)"))
+            XCTAssertTrue(r.stdout.contains("[\(rule)]"), "\(dir) should report \(rule):\n\(r.stdout)")
+        }
+    }
+}
