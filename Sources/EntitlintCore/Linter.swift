@@ -68,8 +68,23 @@ public struct Linter: Sendable {
                 return .failed(reason: error.reason, location: error.location)
             }
         }
+        // Decide by content when the name does not say: a DER/BER SEQUENCE is a CMS profile, and a
+        // plist with the top-level keys of a profile is a decoded profile (`security cms -D` output).
+        if bytes.first == 0x30 {
+            do {
+                return .profile(try ProfileDecoder.decode(bytes, limits: limits))
+            } catch {
+                return .failed(reason: error.reason, location: error.location)
+            }
+        }
         do {
-            return .entitlements(try PropertyListReader.parse(bytes, limits: limits))
+            let doc = try PropertyListReader.parse(bytes, limits: limits)
+            if let root = doc.root.dict, root["Entitlements"]?.dict != nil,
+               root["UUID"] != nil || root["TeamIdentifier"] != nil || root["ProvisionedDevices"] != nil,
+               let profile = try? ProvisioningProfile(document: doc, envelope: .plainPlist) {
+                return .profile(profile)
+            }
+            return .entitlements(doc)
         } catch {
             return .failed(reason: error.reason, location: error.location)
         }
