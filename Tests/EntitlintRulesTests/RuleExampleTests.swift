@@ -67,3 +67,12 @@ final class RuleExampleTests: XCTestCase {
         XCTAssertEqual(Set(pages), Set(RuleRegistry.ids.map { "\($0).md" }), "Rules/ has pages for rules that do not exist")
     }
 }
+
+extension RuleExampleTests {
+    /// The README's rules table is the generated one.
+    func testReadmeRulesTableIsFresh() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains(RuleDocs.table(RuleRegistry.all)), "README.md's rules table is stale")
+    }
+}

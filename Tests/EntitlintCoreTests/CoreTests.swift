@@ -1,0 +1,168 @@
+import XCTest
+@testable import EntitlintCore
+import PropertyList
+import Provisioning
+
+final class VariableExpanderTests: XCTestCase {
+    func testKnownVariablesExpandWithTrailingDot() {
+        let e = VariableExpander(appIDPrefix: "Y54WEA9F74", teamID: "7S6YLL52WH", bundleID: "com.example.App")
+        XCTAssertEqual(e.expand("$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)").text, "Y54WEA9F74.com.example.App")
+        XCTAssertEqual(e.expand("${TeamIdentifierPrefix}shared").text, "7S6YLL52WH.shared")
+        XCTAssertEqual(e.expand("$(DEVELOPMENT_TEAM).group").text, "7S6YLL52WH.group")
+        XCTAssertEqual(e.expand("$(CFBundleIdentifier)").text, "com.example.App")
+        XCTAssertTrue(e.expand("$(AppIdentifierPrefix)x").isConcrete)
+    }
+
+    func testUnknownTeamStaysSymbolicNeverGuessed() {
+        let r = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil).expand("$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertEqual(r.text, "$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertEqual(r.symbolic.map(\.name), ["AppIdentifierPrefix"])
+        XCTAssertEqual(r.unresolved, [])
+    }
+
+    func testCustomAndTemplateVariablesAreUnresolved() {
+        let e = VariableExpander(appIDPrefix: "ABCDE12345", teamID: "ABCDE12345", bundleID: nil, extra: ["KNOWN": "k"])
+        let r = e.expand("$(KNOWN).$(BUNDLE_ID_PREFIX).{{MAIN}}.###X###")
+        XCTAssertEqual(r.text, "k.$(BUNDLE_ID_PREFIX).{{MAIN}}.###X###")
+        XCTAssertEqual(r.unresolved.map(\.name), ["BUNDLE_ID_PREFIX", "MAIN", "X"])
+        XCTAssertEqual(r.unresolved.map(\.isTemplate), [false, true, true])
+    }
+}
+
+final class AllowlistAndGlobTests: XCTestCase {
+    func testAnchoredPrefixPatterns() {
+        XCTAssertTrue(ProfileAllowlist.allows(pattern: "ABCDE12345.*", value: "ABCDE12345.com.example.shared"))
+        XCTAssertTrue(ProfileAllowlist.allows(pattern: "ABCDE12345.com.example.*", value: "ABCDE12345.com.example.a"))
+        XCTAssertFalse(ProfileAllowlist.allows(pattern: "ABCDE12345.com.example.*", value: "ABCDE12345.com.other"))
+        XCTAssertFalse(ProfileAllowlist.allows(pattern: "ABCDE12345.*", value: "XABCDE12345.x"), "anchored at the start")
+        XCTAssertFalse(ProfileAllowlist.allows(pattern: "*.example", value: "a.example"), "* only counts at the end")
+        XCTAssertTrue(ProfileAllowlist.allows(pattern: "*", value: "anything"))
+        XCTAssertTrue(ProfileAllowlist.allows(pattern: "com.apple.token", value: "com.apple.token"))
+        XCTAssertFalse(ProfileAllowlist.allows(pattern: "com.apple.token", value: "com.apple.tokens"))
+    }
+
+    func testGlobs() {
+        XCTAssertTrue(Glob("Tests/**").matches("Tests/a/b/X.entitlements"))
+        XCTAssertFalse(Glob("Tests/**").matches("App/Tests.entitlements"))
+        XCTAssertTrue(Glob("*.xcent").matches("deep/folder/App.xcent"))
+        XCTAssertTrue(Glob("App/*.entitlements").matches("App/A.entitlements"))
+        XCTAssertFalse(Glob("App/*.entitlements").matches("App/sub/A.entitlements"))
+        XCTAssertTrue(Glob("**/Fixtures/*").matches("x/y/Fixtures/f.entitlements"))
+        XCTAssertTrue(Glob("A?.entitlements").matches("AB.entitlements"))
+    }
+}
+
+final class ConfigurationTests: XCTestCase {
+    let known: Set<String> = ["comment-in-plist", "wildcard-access-group"]
+
+    func testFullConfiguration() throws {
+        let c = try Configuration.parse("""
+        team: ABCDE12345
+        apps:
+          - name: AppOne
+            entitlements: App/App.entitlements
+            bundle-id: com.example.AppOne
+            profile: App.mobileprovision
+        rules:
+          comment-in-plist: off
+          wildcard-access-group: warning
+        exclude: ["Tests/**"]
+        lock: my.lock
+        variables:
+          BUNDLE_ID_PREFIX: com.example
+        """, path: "cfg/.entitlint.yml", knownRules: known)
+        XCTAssertEqual(c.team, "ABCDE12345")
+        XCTAssertEqual(c.apps.first?.bundleID, "com.example.AppOne")
+        XCTAssertEqual(c.rules, ["comment-in-plist": .off, "wildcard-access-group": .warning])
+        XCTAssertEqual(c.exclude, [Glob("Tests/**")])
+        XCTAssertEqual(c.lock, "my.lock")
+        XCTAssertEqual(c.variables, ["BUNDLE_ID_PREFIX": "com.example"])
+        XCTAssertEqual(c.resolve("App/App.entitlements"), "cfg/App/App.entitlements")
+    }
+
+    func testErrorsNameKeyAndLine() {
+        func error(_ yaml: String) -> Configuration.ConfigError? {
+            do { _ = try Configuration.parse(yaml, path: "c.yml", knownRules: known); return nil } catch { return error }
+        }
+        XCTAssertEqual(error("team: A\nbogus: 1\n")?.line, 2)
+        XCTAssertTrue(error("team: A\nbogus: 1\n")?.reason.contains("unknown key 'bogus'") ?? false)
+        XCTAssertEqual(error("rules:\n  comment-in-plist: loud\n")?.line, 2)
+        XCTAssertEqual(error("apps:\n  - name: x\n")?.reason, "an app needs 'entitlements'")
+        XCTAssertEqual(error("apps:\n  - entitlements: a\n    colour: red\n")?.line, 3)
+        XCTAssertNotNil(error("exclude: notalist\n"))
+        XCTAssertNotNil(error("team: [a, b]\n"))
+        XCTAssertNotNil(error("team: 'unterminated\n"))
+    }
+}
+
+final class SigningUnitTests: XCTestCase {
+    func unit(_ body: String, bundle: String? = nil, team: String? = nil) throws -> SigningUnit {
+        let doc = try PropertyListReader.parse(Array("<plist><dict>\(body)</dict></plist>".utf8))
+        var u = SigningUnit(name: "U", entitlementsPath: "U.entitlements", document: doc)
+        if let bundle { u.bundleID = Fact(bundle, from: .flag("--bundle-id")) }
+        if let team {
+            u.teamID = Fact(team, from: .flag("--team-id"))
+            u.appIDPrefix = Fact(team, from: .derived("team"))
+        }
+        return u
+    }
+
+    func testAccessGroupOrderAndDefault() throws {
+        let u = try unit("""
+        <key>com.apple.security.application-groups</key><array><string>group.com.example</string></array>
+        <key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)com.example.shared</string></array>
+        """, bundle: "com.example.App", team: "ABCDE12345")
+        let list = u.accessGroups
+        XCTAssertEqual(list.entries.map(\.value), ["ABCDE12345.com.example.shared", "ABCDE12345.com.example.App", "group.com.example"])
+        XCTAssertEqual(list.defaultGroup?.value, "ABCDE12345.com.example.shared")
+        XCTAssertEqual(list.entries.map(\.origin), [.keychainAccessGroups, .applicationIdentifier, .appGroup])
+    }
+
+    func testDefaultIsAppIDWithoutKeychainGroupsAndAppGroupNeverDefault() throws {
+        let u = try unit("<key>com.apple.security.application-groups</key><array><string>group.x</string></array>", bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App")
+    }
+
+    func testNonStringElementDropsWholeKeychainEntitlement() throws {
+        let u = try unit("<key>keychain-access-groups</key><array><string>ABCDE12345.a</string><integer>1</integer></array>", bundle: "b", team: "ABCDE12345")
+        XCTAssertFalse(u.accessGroups.keychainEntitlementHonoured)
+        XCTAssertEqual(u.accessGroups.defaultGroup?.value, "ABCDE12345.b")
+    }
+
+    func testAppClipSkipsAppGroups() throws {
+        let u = try unit("""
+        <key>com.apple.developer.on-demand-install-capable</key><true/>
+        <key>com.apple.security.application-groups</key><array><string>group.x</string></array>
+        """, bundle: "b.Clip", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.b.Clip"])
+    }
+
+    func testMacCatalystAssociatedIdentifierComesBeforeAppID() throws {
+        let u = try unit("""
+        <key>com.apple.developer.associated-application-identifier</key><array><string>ABCDE12345.com.example.ios</string></array>
+        <key>com.apple.application-identifier</key><string>ABCDE12345.maccatalyst.com.example</string>
+        """)
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.ios", "ABCDE12345.maccatalyst.com.example"])
+    }
+
+    func testProfilePairingMostSpecificWins() throws {
+        func profile(_ appID: String, _ path: String) throws -> ProfileFile {
+            let text = """
+            <plist><dict><key>Name</key><string>\(path)</string><key>UUID</key><string>u</string>
+            <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+            <key>Entitlements</key><dict><key>application-identifier</key><string>\(appID)</string></dict></dict></plist>
+            """
+            return ProfileFile(path: path, profile: try ProfileDecoder.decode(Array(text.utf8)))
+        }
+        let wildcard = try profile("ABCDE12345.*", "wild")
+        let partial = try profile("ABCDE12345.com.example.*", "partial")
+        let exact = try profile("ABCDE12345.com.example.App", "exact")
+        let other = try profile("ZYXWV98765.com.example.App", "other")
+        let u = try unit("", bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard, partial, exact, other])?.path, "exact")
+        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard, partial, other])?.path, "partial")
+        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard])?.path, "wild")
+        let noBundle = try unit("")
+        XCTAssertNil(Linter.bestProfile(for: noBundle, among: [wildcard]))
+    }
+}
