@@ -92,6 +92,37 @@ public struct VariableExpander: Sendable {
         return nil
     }
 
+    /// `X` of `X:modifier,...`.
+    static func baseName(_ name: String) -> String {
+        String(name.split(separator: ":", maxSplits: 1).first ?? Substring(name))
+    }
+
+    /// The value of a reference's name, applying Xcode's operators `:default=V`, `:lower`,
+    /// `:upper`, `:rfc1034identifier` and `:identifier`; nil when unknown.
+    func value(of name: String) -> String? {
+        let parts = name.split(separator: ":", maxSplits: 1)
+        let base = String(parts.first ?? "")
+        var v = values[base]
+        guard parts.count == 2 else { return v }
+        for op in parts[1].split(separator: ",") {
+            if op.hasPrefix("default=") {
+                if v == nil || v == "" { v = String(op.dropFirst("default=".count)) }
+                continue
+            }
+            guard let current = v else { return nil }
+            switch op {
+            case "lower": v = current.lowercased()
+            case "upper": v = current.uppercased()
+            case "rfc1034identifier":
+                v = String(current.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "-" })
+            case "identifier":
+                v = String(current.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+            default: return nil
+            }
+        }
+        return v
+    }
+
     public func expand(_ s: String) -> Result {
         guard s.contains("$") || s.contains("{{") || s.contains("###") else {
             return Result(text: s, symbolic: [], unresolved: [])
@@ -106,12 +137,11 @@ public struct VariableExpander: Sendable {
         for r in refs {
             out += String(chars[last..<r.offset])
             last = r.offset + r.text.count
-            // `$(X:modifier)` forms: only the bare name is known here.
-            if !r.isTemplate, let v = values[r.name] {
+            if !r.isTemplate, let v = value(of: r.name) {
                 out += v
             } else {
                 out += r.text
-                if !r.isTemplate && Self.standardNames.contains(r.name) {
+                if !r.isTemplate && Self.standardNames.contains(Self.baseName(r.name)) {
                     symbolic.append(r)
                 } else {
                     unresolved.append(r)

@@ -29,6 +29,17 @@ final class VariableExpanderTests: XCTestCase {
     }
 }
 
+extension VariableExpanderTests {
+    func testXcodeOperators() {
+        let e = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: "com.Example.My App")
+        XCTAssertEqual(e.expand("$(PRODUCT_BUNDLE_PREFIX:default=com.utmapp).UTM").text, "com.utmapp.UTM")
+        XCTAssertTrue(e.expand("$(PRODUCT_BUNDLE_PREFIX:default=com.utmapp)").isConcrete)
+        XCTAssertEqual(e.expand("$(PRODUCT_BUNDLE_IDENTIFIER:lower)").text, "com.example.my app")
+        XCTAssertEqual(e.expand("$(PRODUCT_BUNDLE_IDENTIFIER:rfc1034identifier)").text, "com.Example.My-App")
+        XCTAssertEqual(e.expand("$(UNKNOWN:lower)").unresolved.map(\.name), ["UNKNOWN:lower"])
+    }
+}
+
 final class AllowlistAndGlobTests: XCTestCase {
     func testAnchoredPrefixPatterns() {
         XCTAssertTrue(ProfileAllowlist.allows(pattern: "ABCDE12345.*", value: "ABCDE12345.com.example.shared"))
