@@ -137,6 +137,30 @@ final class SAXBuilder {
         return SourceLocation(line: line, column: col)
     }
 
+    /// Line and column of the `<!--` of the comment that just ended (libxml2 reports comments at
+    /// their end, and they may span lines).
+    func commentStart(_ text: String) -> SourceLocation {
+        guard let ctxt, let input = ctxt.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else { return .unknown }
+        var p = cur
+        var newlines = 0
+        while p - base >= 4 {
+            p -= 1
+            if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+            if p.pointee == UInt8(ascii: "<"), p[1] == UInt8(ascii: "!"), p[2] == UInt8(ascii: "-"), p[3] == UInt8(ascii: "-") {
+                var q = p
+                var col = 1
+                while q > base, (q - 1).pointee != UInt8(ascii: "\n") { q -= 1; col += 1 }
+                return SourceLocation(line: Int(input.pointee.line) - newlines, column: col)
+            }
+        }
+        // libxml2 already dropped the start from its buffer: the line follows from the text,
+        // the column only when the comment is on one line.
+        let lines = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        let endColumn = Int(input.pointee.col)
+        return SourceLocation(line: Int(input.pointee.line) - lines,
+                              column: lines == 0 ? max(1, endColumn - text.count - 7) : 0)
+    }
+
     func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil) {
         // After a libxml2 well-formedness error, that error is the cause of whatever follows.
         guard error == nil, libxmlError == nil else { return }
@@ -323,7 +347,8 @@ final class SAXBuilder {
             fail(.invalidStructure, "a comment inside <\(leaf)>: CoreFoundation does not allow it there")
             return
         }
-        comments.append(.init(text: String(cString: value), location: tagStart()))
+        let text = String(cString: value)
+        comments.append(.init(text: text, location: commentStart(text)))
     }
 
     func processingInstruction() {

@@ -251,6 +251,17 @@ extension XMLPlistReaderTests {
         XCTAssertEqual(doc.comments.count, 1)
     }
 
+    func testMultiLineCommentLocatedAtItsStart() throws {
+        let doc = try parse("<plist>\n  <!--\n  license\n  text\n  -->\n<dict/></plist>")
+        XCTAssertEqual(doc.comments.first?.location, SourceLocation(line: 2, column: 3))
+    }
+
+    func testLongCommentInPrologLocatedAtItsStartLine() throws {
+        let body = (1...60).map { "    line \($0) of a long licence header" }.joined(separator: "\n")
+        let doc = try parse("<?xml version=\"1.0\"?>\n<!--\n\(body)\n-->\n<plist><dict/></plist>")
+        XCTAssertEqual(doc.comments.first?.location.line, 2)
+    }
+
     func testErrorAfterHyphenCommentStillReported() {
         expectError("<!-- a -- b -->\n<plist><dict><key>a</key></dict></plist>", .invalidStructure)
         expectError("<!-- a -- b -->\n<plist><dict></dic></plist>", .malformedXML, line: 2)
