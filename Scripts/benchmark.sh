@@ -167,14 +167,10 @@ try:
     doc = json.load(open(path))
 except ValueError as e:
     sys.exit(f"benchmark: entitlint's JSON output does not parse: {e}")
-files = None
-if isinstance(doc, dict):
-    for key in ("files", "fileCount", "filesChecked"):
-        if isinstance(doc.get(key), int):
-            files = doc[key]
-        elif isinstance(doc.get("summary"), dict) and isinstance(doc["summary"].get(key), int):
-            files = doc["summary"][key]
-if files is not None and files != n:
+files = doc.get("summary", {}).get("files") if isinstance(doc, dict) else None
+if not isinstance(files, int):
+    sys.exit("benchmark: entitlint's JSON output has no summary.files")
+if files != n:
     sys.exit(f"benchmark: entitlint linted {files} files, expected {n}")
 PY
 status=0
