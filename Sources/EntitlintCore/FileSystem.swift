@@ -170,7 +170,20 @@ public enum Paths {
     }
 
     /// An absolute, `.`/`..`-free version of `path`.
+    /// A relative path with no `.`/`..` components, no `//` and no trailing `/`.
+    static func isCleanRelative(_ path: String) -> Bool {
+        let b = path.utf8
+        guard let first = b.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."), b.last != UInt8(ascii: "/") else { return false }
+        var previous: UInt8 = 0
+        for c in b {
+            if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
+            previous = c
+        }
+        return true
+    }
+
     public static func absolute(_ path: String, cwd: String = currentDirectory()) -> String {
+        if isCleanRelative(path) { return cwd == "/" ? "/" + path : cwd + "/" + path }
         let joined = path.hasPrefix("/") ? path : cwd + "/" + path
         var parts: [Substring] = []
         for p in joined.split(separator: "/", omittingEmptySubsequences: true) {
@@ -183,6 +196,7 @@ public enum Paths {
 
     /// `path` relative to `base` when below it, else `path` unchanged.
     public static func display(_ path: String, cwd: String = currentDirectory()) -> String {
+        if isCleanRelative(path) { return path }
         let abs = absolute(path, cwd: cwd)
         let base = cwd.hasSuffix("/") ? cwd : cwd + "/"
         if abs.hasPrefix(base) { return String(abs.dropFirst(base.count)) }

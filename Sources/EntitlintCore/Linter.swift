@@ -105,12 +105,12 @@ public struct Linter: Sendable {
     public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
         var files: [String] = []
         var seen = Set<String>()
+        let cwd = Paths.currentDirectory()
         func add(_ p: String) {
-            let key = Paths.absolute(p)
+            let key = Paths.absolute(p, cwd: cwd)
             if seen.insert(key).inserted { files.append(p) }
         }
         let excludes = options.configuration?.exclude ?? []
-        let cwd = Paths.currentDirectory()
         for path in options.paths {
             switch Paths.kind(path) {
             case .missing:
@@ -190,17 +190,34 @@ public struct Linter: Sendable {
         let lock: LockFile?
         do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
 
-        // Signing units.
-        var units: [SigningUnit] = []
-        for d in documents {
-            units.append(makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
-                                  profiles: profiles, byAbs: byAbs, cwd: cwd))
-        }
-        for unit in units {
+        // Signing units and their rules, one file per task, on every core.
+        let perUnit = UnsafeMutableBufferPointer<(SigningUnit, [Finding])?>.allocate(capacity: documents.count)
+        perUnit.initialize(repeating: nil)
+        defer { perUnit.deallocate() }
+        nonisolated(unsafe) let slots = perUnit
+        nonisolated(unsafe) let docs = documents
+        nonisolated(unsafe) let parsedByPath = byAbs
+        let knownProfiles = profiles
+        let work: @Sendable (Int) -> Void = { i in
+            let d = docs[i]
+            let unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
+                                     profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
             let context = UnitContext(unit: unit, lock: lock)
-            for rule in rules {
-                findings += rule.check(context)
-            }
+            var found: [Finding] = []
+            for rule in self.rules { found += rule.check(context) }
+            slots[i] = (unit, found)
+        }
+        if options.parallel && documents.count > 8 {
+            DispatchQueue.concurrentPerform(iterations: documents.count, execute: work)
+        } else {
+            for i in documents.indices { work(i) }
+        }
+        var units: [SigningUnit] = []
+        units.reserveCapacity(documents.count)
+        for slot in perUnit {
+            guard let (unit, found) = slot else { continue }
+            units.append(unit)
+            findings += found
         }
         findings = applySeverities(findings)
         findings.sort()

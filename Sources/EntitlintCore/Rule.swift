@@ -57,11 +57,14 @@ public struct UnitContext: Sendable {
     public var unit: SigningUnit
     public var lock: LockFile?
     public var accessGroups: AccessGroupList
+    /// The unit's variable values, built once.
+    public var expander: VariableExpander
 
     public init(unit: SigningUnit, lock: LockFile?) {
         self.unit = unit
         self.lock = lock
-        self.accessGroups = unit.accessGroups
+        self.expander = unit.expander
+        self.accessGroups = AccessGroupList(unit: unit, expander: expander)
     }
 }
 

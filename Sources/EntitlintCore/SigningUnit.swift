@@ -59,7 +59,7 @@ public struct SigningUnit: Sendable, Hashable {
     }
 
     /// The ordered access-group list the system builds (DOMAIN.md section 1).
-    public var accessGroups: AccessGroupList { AccessGroupList(unit: self) }
+    public var accessGroups: AccessGroupList { AccessGroupList(unit: self, expander: expander) }
 }
 
 /// One entry of a unit's access-group list.
@@ -101,9 +101,8 @@ public struct AccessGroupList: Sendable, Hashable {
 
     public var defaultGroup: AccessGroupEntry? { entries.first }
 
-    public init(unit: SigningUnit) {
+    public init(unit: SigningUnit, expander: VariableExpander) {
         let ent = unit.entitlements
-        let expander = unit.expander
         var out: [AccessGroupEntry] = []
         var honoured = true
 
@@ -116,8 +115,9 @@ public struct AccessGroupList: Sendable, Hashable {
                 }
                 for (i, item) in items.enumerated() {
                     guard let s = item.string else { continue }
-                    out.append(AccessGroupEntry(value: expander.expand(s).text, raw: s, origin: origin, key: key, index: i,
-                                                location: item.location, expansion: expander.expand(s)))
+                    let e = expander.expand(s)
+                    out.append(AccessGroupEntry(value: e.text, raw: s, origin: origin, key: key, index: i,
+                                                location: item.location, expansion: e))
                 }
             } else if origin == .keychainAccessGroups {
                 honoured = false

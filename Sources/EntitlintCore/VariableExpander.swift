@@ -33,7 +33,7 @@ public struct VariableExpander: Sendable {
         public var text: String
         public var name: String
         public var isTemplate: Bool
-        /// Character offset in the original string.
+        /// UTF-8 byte offset in the original string.
         public var offset: Int
     }
 
@@ -46,32 +46,41 @@ public struct VariableExpander: Sendable {
         public var isConcrete: Bool { symbolic.isEmpty && unresolved.isEmpty }
     }
 
-    /// Every variable reference in `s`, in order.
+    /// Every variable reference in `s`, in order. Scans UTF-8 bytes: every delimiter is ASCII.
     public static func references(in s: String) -> [Reference] {
+        let b = Array(s.utf8)
         var refs: [Reference] = []
-        let chars = Array(s)
+        let dollar = UInt8(ascii: "$"), lbrace = UInt8(ascii: "{"), rbrace = UInt8(ascii: "}")
+        let lparen = UInt8(ascii: "("), rparen = UInt8(ascii: ")"), hash = UInt8(ascii: "#")
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: b[from..<to], as: UTF8.self) }
+        func find(_ seq: [UInt8], from: Int) -> Int? {
+            guard seq.count <= b.count else { return nil }
+            var k = from
+            while k + seq.count <= b.count {
+                if b[k] == seq[0] && (seq.count == 1 || Array(b[k..<(k + seq.count)]) == seq) { return k }
+                k += 1
+            }
+            return nil
+        }
         var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == "$", i + 1 < chars.count, chars[i + 1] == "(" || chars[i + 1] == "{" {
-                let close: Character = chars[i + 1] == "(" ? ")" : "}"
-                if let j = chars[(i + 2)...].firstIndex(of: close) {
-                    let name = String(chars[(i + 2)..<j])
-                    refs.append(Reference(text: String(chars[i...j]), name: name, isTemplate: false, offset: i))
+        while i < b.count {
+            let c = b[i]
+            if c == dollar, i + 1 < b.count, b[i + 1] == lparen || b[i + 1] == lbrace {
+                let close = b[i + 1] == lparen ? rparen : rbrace
+                if let j = find([close], from: i + 2) {
+                    refs.append(Reference(text: text(i, j + 1), name: text(i + 2, j), isTemplate: false, offset: i))
                     i = j + 1
                     continue
                 }
-            } else if c == "{", i + 1 < chars.count, chars[i + 1] == "{" {
-                if let j = findSequence(chars, "}}", from: i + 2) {
-                    let name = String(chars[(i + 2)..<j]).trimmingSpaces()
-                    refs.append(Reference(text: String(chars[i..<(j + 2)]), name: name, isTemplate: true, offset: i))
+            } else if c == lbrace, i + 1 < b.count, b[i + 1] == lbrace {
+                if let j = find([rbrace, rbrace], from: i + 2) {
+                    refs.append(Reference(text: text(i, j + 2), name: text(i + 2, j).trimmingSpaces(), isTemplate: true, offset: i))
                     i = j + 2
                     continue
                 }
-            } else if c == "#", i + 2 < chars.count, chars[i + 1] == "#", chars[i + 2] == "#" {
-                if let j = findSequence(chars, "###", from: i + 3), j > i + 3 {
-                    let name = String(chars[(i + 3)..<j])
-                    refs.append(Reference(text: String(chars[i..<(j + 3)]), name: name, isTemplate: true, offset: i))
+            } else if c == hash, i + 2 < b.count, b[i + 1] == hash, b[i + 2] == hash {
+                if let j = find([hash, hash, hash], from: i + 3), j > i + 3 {
+                    refs.append(Reference(text: text(i, j + 3), name: text(i + 3, j), isTemplate: true, offset: i))
                     i = j + 3
                     continue
                 }
@@ -81,15 +90,9 @@ public struct VariableExpander: Sendable {
         return refs
     }
 
-    private static func findSequence(_ chars: [Character], _ seq: String, from: Int) -> Int? {
-        let s = Array(seq)
-        guard from <= chars.count - s.count else { return nil }
-        var i = from
-        while i <= chars.count - s.count {
-            if Array(chars[i..<(i + s.count)]) == s { return i }
-            i += 1
-        }
-        return nil
+    /// Whether `s` may hold a reference at all (a cheap byte scan).
+    static func mayContainReference(_ s: String) -> Bool {
+        s.utf8.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }
     }
 
     /// `X` of `X:modifier,...`.
@@ -124,23 +127,22 @@ public struct VariableExpander: Sendable {
     }
 
     public func expand(_ s: String) -> Result {
-        guard s.contains("$") || s.contains("{{") || s.contains("###") else {
-            return Result(text: s, symbolic: [], unresolved: [])
-        }
+        guard Self.mayContainReference(s) else { return Result(text: s, symbolic: [], unresolved: []) }
         let refs = Self.references(in: s)
         if refs.isEmpty { return Result(text: s, symbolic: [], unresolved: []) }
-        let chars = Array(s)
-        var out = ""
+        let b = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 32)
         var symbolic: [Reference] = []
         var unresolved: [Reference] = []
         var last = 0
         for r in refs {
-            out += String(chars[last..<r.offset])
-            last = r.offset + r.text.count
+            out.append(contentsOf: b[last..<r.offset])
+            last = r.offset + r.text.utf8.count
             if !r.isTemplate, let v = value(of: r.name) {
-                out += v
+                out.append(contentsOf: v.utf8)
             } else {
-                out += r.text
+                out.append(contentsOf: r.text.utf8)
                 if !r.isTemplate && Self.standardNames.contains(Self.baseName(r.name)) {
                     symbolic.append(r)
                 } else {
@@ -148,8 +150,8 @@ public struct VariableExpander: Sendable {
                 }
             }
         }
-        out += String(chars[last...])
-        return Result(text: out, symbolic: symbolic, unresolved: unresolved)
+        out.append(contentsOf: b[last...])
+        return Result(text: String(decoding: out, as: UTF8.self), symbolic: symbolic, unresolved: unresolved)
     }
 }
 

@@ -37,7 +37,7 @@ struct DefaultGroupNotAppIDRule: Rule {
         guard context.accessGroups.keychainEntitlementHonoured, let first = context.keychainGroups.first else { return [] }
         if Self.ownIDForms.contains(first.value) { return [] }
         guard let bundle = context.unit.bundleID?.value else { return [] }
-        let expander = context.unit.expander
+        let expander = context.expander
         let firstValue = expander.expand(first.value).text
         let appID = expander.expand("$(AppIdentifierPrefix)" + bundle).text
         if firstValue == appID { return [] }

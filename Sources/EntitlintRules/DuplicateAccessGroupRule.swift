@@ -21,7 +21,7 @@ struct DuplicateAccessGroupRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        let expander = context.unit.expander
+        let expander = context.expander
         var seen: [String: StringItem] = [:]
         var out: [Finding] = []
         for item in context.keychainGroups {

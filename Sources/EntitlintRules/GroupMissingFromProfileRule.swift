@@ -33,7 +33,7 @@ struct GroupMissingFromProfileRule: Rule {
         guard let profile = context.unit.profile else { return [] }
         let groups = context.keychainGroups
         guard !groups.isEmpty else { return [] }
-        let expander = context.unit.expander
+        let expander = context.expander
         let key = "keychain-access-groups"
         let patterns = ProfileAllowlist.patterns(profile.profile, key: key)
         if profile.profile.entitlements[key] == nil {

@@ -34,7 +34,7 @@ struct TeamPrefixMismatchRule: Rule {
         let unit = context.unit
         guard let prefix = unit.appIDPrefix else { return [] }
         let previous = Set(context.strings(of: "previous-application-identifiers").map { String($0.value.firstComponent) })
-        let expander = unit.expander
+        let expander = context.expander
         var out: [Finding] = []
 
         for item in context.keychainGroups {

@@ -29,7 +29,7 @@ struct UnresolvedVariableRule: Rule {
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
-        let expander = context.unit.expander
+        let expander = context.expander
         func visit(_ node: PlistNode, _ path: String) {
             switch node.value {
             case .string(let s):

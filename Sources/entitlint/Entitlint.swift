@@ -38,6 +38,24 @@ struct FactOptions: ParsableArguments {
     @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes.")
     var maxFileSize: Int = 16 << 20
 
+    var values: FactValues {
+        FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock, maxFileSize: maxFileSize)
+    }
+
+    func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
+        try values.options(paths: paths, knownRules: knownRules)
+    }
+}
+
+/// The facts of a run as plain values (shared by the ArgumentParser path and the fast path).
+struct FactValues {
+    var profile: String?
+    var bundleID: String?
+    var teamID: String?
+    var config: String?
+    var lock: String?
+    var maxFileSize: Int = 16 << 20
+
     func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
         var o = LintOptions()
         o.paths = paths.isEmpty ? ["."] : paths
@@ -115,6 +133,19 @@ struct Lint: ParsableCommand {
     var noColor = false
 
     func run() throws {
+        try LintInvocation(paths: paths, facts: facts.values, format: format, strict: strict, noColor: noColor).run()
+    }
+}
+
+/// One `lint` run.
+struct LintInvocation {
+    var paths: [String] = []
+    var facts = FactValues()
+    var format = "text"
+    var strict = false
+    var noColor = false
+
+    func run() throws {
         guard let reporter = Reporters.reporter(named: format) else {
             throw CLIError("unknown format '\(format)' (known: \(Reporters.identifiers.joined(separator: ", ")))")
         }
@@ -128,6 +159,47 @@ struct Lint: ParsableCommand {
         if result.findings.contains(where: { $0.severity >= failing }) {
             throw ExitCode(1)
         }
+    }
+
+    /// The common `entitlint [lint] [options] PATH...` command line, read without
+    /// swift-argument-parser, whose reflection costs more than linting a file (the pre-commit
+    /// case). Anything it does not know exactly (help, other commands, a malformed value) returns
+    /// nil, and ArgumentParser handles it as usual.
+    static func fastPath(_ arguments: [String]) -> LintInvocation? {
+        var args = arguments[...]
+        if args.first == "lint" { args = args.dropFirst() }
+        var inv = LintInvocation()
+        var onlyPaths = false
+        while let a = args.first {
+            args = args.dropFirst()
+            if onlyPaths || !a.hasPrefix("-") || a == "-" {
+                if !onlyPaths, ["lock", "rules", "explain", "generate-docs", "help"].contains(a), inv.paths.isEmpty { return nil }
+                inv.paths.append(a)
+                continue
+            }
+            if a == "--" { onlyPaths = true; continue }
+            switch a {
+            case "--strict": inv.strict = true
+            case "--no-color": inv.noColor = true
+            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size":
+                guard let v = args.first, !v.hasPrefix("-") else { return nil }
+                args = args.dropFirst()
+                switch a {
+                case "--profile": inv.facts.profile = v
+                case "--bundle-id": inv.facts.bundleID = v
+                case "--team-id": inv.facts.teamID = v
+                case "--config": inv.facts.config = v
+                case "--lock": inv.facts.lock = v
+                case "--format": inv.format = v
+                default:
+                    guard let n = Int(v) else { return nil }
+                    inv.facts.maxFileSize = n
+                }
+            default:
+                return nil
+            }
+        }
+        return inv
     }
 }
 

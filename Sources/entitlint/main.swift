@@ -10,8 +10,12 @@ import Darwin
 // A closed pipe ends the run quietly instead of killing it with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 do {
-    var command = try Entitlint.parseAsRoot()
-    try command.run()
+    if let fast = LintInvocation.fastPath(Array(CommandLine.arguments.dropFirst())) {
+        try fast.run()
+    } else {
+        var command = try Entitlint.parseAsRoot()
+        try command.run()
+    }
     exit(0)
 } catch let code as ExitCode {
     exit(code.rawValue)

@@ -199,3 +199,17 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(String(decoding: e, as: UTF8.self), "", "no crash trace on a closed pipe")
     }
 }
+
+extension CommandLineTests {
+    /// `--format=json` goes through swift-argument-parser, `--format json` through the fast path
+    /// for plain lint invocations: both must behave the same.
+    func testFastPathAndArgumentParserAgree() throws {
+        let dir = CLI.packageRoot.appendingPathComponent("Examples/legacy-prefix")
+        let fast = try CLI.run(["lint", "--format", "json", "--strict", "Legacy.entitlements", "--profile", "Legacy.mobileprovision"], in: dir)
+        let slow = try CLI.run(["lint", "--format=json", "--strict", "Legacy.entitlements", "--profile=Legacy.mobileprovision"], in: dir)
+        XCTAssertEqual(fast.stdout, slow.stdout)
+        XCTAssertEqual(fast.status, slow.status)
+        XCTAssertEqual(try CLI.run(["lint", "--max-file-size", "x", "."]).status, 2)
+        XCTAssertEqual(try CLI.run(["--version"]).stdout, "0.1.0\n")
+    }
+}
