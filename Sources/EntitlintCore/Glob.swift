@@ -9,7 +9,7 @@ public struct Glob: Sendable, Hashable {
         if p.hasPrefix("./") { p.removeFirst(2) }
         var s = path
         if s.hasPrefix("./") { s.removeFirst(2) }
-        if !p.contains("/") {
+        if !p.containsASCII("/") {
             return Self.match(Array(p), Array(Paths.baseName(s)))
         }
         if p.hasSuffix("/") { p += "**" }

@@ -288,11 +288,11 @@ public struct Linter: Sendable {
 
         // Facts the file states itself: a literal application-identifier `PREFIX.bundle`.
         let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
-        if let appID = ent[appIDKey]?.string, !appID.contains("$("), !appID.contains("${"),
+        if let appID = ent[appIDKey]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
            let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
             let prefix = String(appID[..<dot])
             let bundle = String(appID[appID.index(after: dot)...])
-            if unit.bundleID == nil, !bundle.isEmpty, !bundle.contains("*") {
+            if unit.bundleID == nil, !bundle.isEmpty, !bundle.containsASCII("*") {
                 unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
             }
             unit.appIDPrefix = Fact(prefix, from: .entitlements(key: appIDKey))
@@ -316,7 +316,7 @@ public struct Linter: Sendable {
             if unit.teamID == nil, let team = prof.teamIdentifiers.first {
                 unit.teamID = Fact(team, from: .profile(profile.path))
             }
-            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.contains("*"),
+            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"),
                let dot = pattern.firstIndex(of: ".") {
                 unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
             }

@@ -103,6 +103,7 @@ public struct VariableExpander: Sendable {
     /// The value of a reference's name, applying Xcode's operators `:default=V`, `:lower`,
     /// `:upper`, `:rfc1034identifier` and `:identifier`; nil when unknown.
     func value(of name: String) -> String? {
+        if !name.containsASCII(":") { return values[name] }
         let parts = name.split(separator: ":", maxSplits: 1)
         let base = String(parts.first ?? "")
         var v = values[base]
@@ -166,5 +167,31 @@ extension String {
     /// Whether the string looks like a Team ID / App ID prefix: 10 upper-case letters or digits.
     public var isTeamIDLike: Bool {
         utf8.count == 10 && utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) }
+    }
+}
+
+extension String {
+    /// Whether the string holds the ASCII character `c` (a byte scan, without Foundation).
+    @inlinable
+    public func containsASCII(_ c: Unicode.Scalar) -> Bool {
+        let byte = UInt8(c.value)
+        return utf8.contains(byte)
+    }
+
+    /// Whether the string holds the ASCII sequence `s` (a byte scan, without Foundation).
+    public func containsASCII(sequence s: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)
+        let hay = Array(utf8)
+        guard needle.count <= hay.count, let first = needle.first else { return needle.isEmpty }
+        var i = 0
+        while i + needle.count <= hay.count {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 }

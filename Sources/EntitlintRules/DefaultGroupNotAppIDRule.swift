@@ -44,7 +44,7 @@ struct DefaultGroupNotAppIDRule: Rule {
         // The app's ID written with a literal prefix while the prefix is unknown.
         if context.unit.appIDPrefix == nil, String(firstValue.firstComponent).isTeamIDLike,
            firstValue.dropFirst(11) == Substring(bundle) { return [] }
-        if first.value.isBlank || first.value.contains("*") { return [] }
+        if first.value.isBlank || first.value.containsASCII("*") { return [] }
         return [finding("the default access group is \"\(firstValue)\", not the app's own ID \"\(appID)\": items saved without kSecAttrAccessGroup go to the shared group, and earlier ones stay in the old default; put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
                         in: context, at: first.location, keyPath: first.keyPath)]
     }

@@ -27,16 +27,19 @@ struct DoublePrefixRule: Rule {
 
     /// Why `s` carries a prefix twice, or nil.
     static func problem(_ s: String) -> String? {
+        // Fast exit: every problem starts with a variable or with a 10-character ID and a dot.
+        guard let head = s.utf8.first else { return nil }
+        if head != UInt8(ascii: "$") && !(s.utf8.count > 11 && s.utf8.dropFirst(10).first == UInt8(ascii: ".")) { return nil }
         for v in prefixVariables where s.hasPrefix(v) {
             let rest = s.dropFirst(v.count)
             if rest.hasPrefix(".") { return "\(v) already ends with a dot, so this gives two dots" }
             for w in prefixVariables + teamVariables where rest.hasPrefix(w) { return "\(v) is followed by \(w): the prefix is given twice" }
             let first = String(String(rest).firstComponent)
-            if first.isTeamIDLike && rest.contains(".") { return "\(v) is followed by the literal ID \(first): the prefix is given twice" }
+            if first.isTeamIDLike && rest.utf8.contains(UInt8(ascii: ".")) { return "\(v) is followed by the literal ID \(first): the prefix is given twice" }
         }
         for w in teamVariables where s.hasPrefix(w + ".") {
             let rest = String(s.dropFirst(w.count + 1))
-            if String(rest.firstComponent).isTeamIDLike && rest.contains(".") { return "\(w). is followed by the literal ID \(rest.firstComponent)" }
+            if String(rest.firstComponent).isTeamIDLike && rest.containsASCII(".") { return "\(w). is followed by the literal ID \(rest.firstComponent)" }
         }
         let first = String(s.firstComponent)
         if first.isTeamIDLike, s.dropFirst(11).hasPrefix(".") { return "two dots after the prefix \(first)" }

@@ -28,8 +28,8 @@ struct MissingTeamPrefixRule: Rule {
     func check(_ context: UnitContext) -> [Finding] {
         context.keychainGroups.compactMap { item in
             let v = item.value
-            guard !v.isBlank, !v.contains("*"), v != "com.apple.token", !v.startsWithVariable, !v.hasOuterWhitespace else { return nil }
-            guard !String(v.firstComponent).isTeamIDLike || !v.contains(".") else { return nil }
+            guard !v.isBlank, !v.containsASCII("*"), v != "com.apple.token", !v.startsWithVariable, !v.hasOuterWhitespace else { return nil }
+            guard !String(v.firstComponent).isTeamIDLike || !v.containsASCII(".") else { return nil }
             return finding("keychain access group \"\(v)\" has no team prefix, so no profile allows it; write \"$(AppIdentifierPrefix)\(v)\"",
                            in: context, at: item.location, keyPath: item.keyPath)
         }

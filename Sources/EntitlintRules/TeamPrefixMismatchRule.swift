@@ -40,7 +40,7 @@ struct TeamPrefixMismatchRule: Rule {
         for item in context.keychainGroups {
             let value = expander.expand(item.value).text
             let first = String(value.firstComponent)
-            guard value.contains("."), first.isTeamIDLike, first != prefix.value, !previous.contains(first) else { continue }
+            guard value.containsASCII("."), first.isTeamIDLike, first != prefix.value, !previous.contains(first) else { continue }
             var why = ""
             if item.value.hasPrefix("$(TeamIdentifierPrefix)") || item.value.hasPrefix("${TeamIdentifierPrefix}") {
                 why = " ($(TeamIdentifierPrefix) is the Team ID, not the App ID prefix)"

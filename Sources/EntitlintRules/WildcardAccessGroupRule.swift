@@ -27,7 +27,7 @@ struct WildcardAccessGroupRule: Rule {
 
     func check(_ context: UnitContext) -> [Finding] {
         context.keychainGroups.compactMap { item in
-            guard item.value.contains("*") else { return nil }
+            guard item.value.containsASCII("*") else { return nil }
             if item.value.trimmingCharacters() == "*" {
                 return finding("keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses",
                                in: context, at: item.location, keyPath: item.keyPath)
