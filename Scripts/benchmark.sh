@@ -11,7 +11,7 @@
 #
 # How:
 #   - builds the linter as it would be shipped for speed, in a folder of its own:
-#       swift build -c release --static-swift-stdlib --scratch-path .build-bench
+#       swift build -c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie
 #     (static linking matters: loading Foundation and the Swift runtime dynamically costs
 #     milliseconds at start-up);
 #   - copies the corpus ../shared/corpus/entitlements (beside the repo), cycling through its files,
@@ -93,10 +93,10 @@ fi
 # --- build -------------------------------------------------------------------------------------
 cd "$repo"
 if [ "$build" -eq 1 ]; then
-    echo "== building: swift build -c release --static-swift-stdlib --scratch-path .build-bench" >&2
-    swift build -c release --static-swift-stdlib --scratch-path .build-bench >&2
+    echo "== building: swift build -c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie" >&2
+    swift build -c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie >&2
 fi
-bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-bench --show-bin-path 2>/dev/null || true)"
+bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie --show-bin-path 2>/dev/null || true)"
 [ -n "$bin" ] || bin="$repo/.build-bench/release"
 entitlint="$bin/entitlint"
 if [ ! -x "$entitlint" ]; then

@@ -204,7 +204,10 @@ public enum Paths {
     }
 
     public static func baseName(_ path: String) -> String {
-        String(path.split(separator: "/").last ?? Substring(path))
+        var p = Substring(path)
+        while p.utf8.last == UInt8(ascii: "/") && p.utf8.count > 1 { p = p.dropLast() }
+        guard let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")) else { return String(p) }
+        return String(p[p.utf8.index(after: slash)...])
     }
 
     public static func directoryName(_ path: String) -> String {

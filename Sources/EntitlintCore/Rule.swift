@@ -60,12 +60,28 @@ public struct UnitContext: Sendable {
     /// The unit's variable values, built once.
     public var expander: VariableExpander
 
+    private let cache = ExpansionCache()
+
     public init(unit: SigningUnit, lock: LockFile?) {
         self.unit = unit
         self.lock = lock
         self.expander = unit.expander
         self.accessGroups = AccessGroupList(unit: unit, expander: expander)
+        for e in accessGroups.entries { cache.results[e.raw] = e.expansion }
     }
+
+    /// `expander.expand(s)`, computed once per string of the unit.
+    public func expand(_ s: String) -> VariableExpander.Result {
+        if let r = cache.results[s] { return r }
+        let r = expander.expand(s)
+        cache.results[s] = r
+        return r
+    }
+}
+
+/// Per-unit memo of expansions. A unit is checked on one thread at a time.
+final class ExpansionCache: @unchecked Sendable {
+    var results: [String: VariableExpander.Result] = [:]
 }
 
 /// A rule: a value type with a description and a check over one signing unit.

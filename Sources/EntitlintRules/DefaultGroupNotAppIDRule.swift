@@ -37,9 +37,8 @@ struct DefaultGroupNotAppIDRule: Rule {
         guard context.accessGroups.keychainEntitlementHonoured, let first = context.keychainGroups.first else { return [] }
         if Self.ownIDForms.contains(first.value) { return [] }
         guard let bundle = context.unit.bundleID?.value else { return [] }
-        let expander = context.expander
-        let firstValue = expander.expand(first.value).text
-        let appID = expander.expand("$(AppIdentifierPrefix)" + bundle).text
+        let firstValue = context.expand(first.value).text
+        let appID = context.expand("$(AppIdentifierPrefix)" + bundle).text
         if firstValue == appID { return [] }
         // The app's ID written with a literal prefix while the prefix is unknown.
         if context.unit.appIDPrefix == nil, String(firstValue.firstComponent).isTeamIDLike,

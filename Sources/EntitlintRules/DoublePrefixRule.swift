@@ -25,28 +25,39 @@ struct DoublePrefixRule: Rule {
     static let prefixVariables = ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}", "$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"]
     static let teamVariables = ["$(DEVELOPMENT_TEAM)", "${DEVELOPMENT_TEAM}"]
 
-    /// Why `s` carries a prefix twice, or nil.
+    /// Why `s` carries a prefix twice, or nil. Works on UTF-8 bytes: every marker is ASCII.
     static func problem(_ s: String) -> String? {
-        // Fast exit: every problem starts with a variable or with a 10-character ID and a dot.
-        guard let head = s.utf8.first else { return nil }
-        if head != UInt8(ascii: "$") && !(s.utf8.count > 11 && s.utf8.dropFirst(10).first == UInt8(ascii: ".")) { return nil }
-        for v in prefixVariables where s.hasPrefix(v) {
-            let rest = s.dropFirst(v.count)
-            if rest.hasPrefix(".") { return "\(v) already ends with a dot, so this gives two dots" }
-            for w in prefixVariables + teamVariables where rest.hasPrefix(w) { return "\(v) is followed by \(w): the prefix is given twice" }
-            let first = String(String(rest).firstComponent)
-            if first.isTeamIDLike && rest.utf8.contains(UInt8(ascii: ".")) { return "\(v) is followed by the literal ID \(first): the prefix is given twice" }
+        let b = Array(s.utf8)
+        guard let head = b.first else { return nil }
+        let dot = UInt8(ascii: ".")
+        func starts(_ prefix: String, at i: Int) -> Bool {
+            let p = prefix.utf8
+            guard b.count - i >= p.count else { return false }
+            var k = i
+            for c in p { if b[k] != c { return false }; k += 1 }
+            return true
         }
-        for w in teamVariables where s.hasPrefix(w + ".") {
-            let rest = String(s.dropFirst(w.count + 1))
-            if String(rest.firstComponent).isTeamIDLike && rest.containsASCII(".") { return "\(w). is followed by the literal ID \(rest.firstComponent)" }
+        /// A 10-character ID at `i` followed by a dot.
+        func idAndDot(at i: Int) -> String? {
+            guard b.count > i + 10, b[i + 10] == dot else { return nil }
+            let id = String(decoding: b[i..<(i + 10)], as: UTF8.self)
+            return id.isTeamIDLike ? id : nil
         }
-        let first = String(s.firstComponent)
-        if first.isTeamIDLike, s.dropFirst(11).hasPrefix(".") { return "two dots after the prefix \(first)" }
-        if first.isTeamIDLike, s.count > 11 {
-            let second = String(String(s.dropFirst(11)).firstComponent)
-            if second == first { return "the prefix \(first) is given twice" }
+        if head == UInt8(ascii: "$") {
+            for v in prefixVariables where starts(v, at: 0) {
+                let i = v.utf8.count
+                if i < b.count, b[i] == dot { return "\(v) already ends with a dot, so this gives two dots" }
+                for w in prefixVariables + teamVariables where starts(w, at: i) { return "\(v) is followed by \(w): the prefix is given twice" }
+                if let id = idAndDot(at: i) { return "\(v) is followed by the literal ID \(id): the prefix is given twice" }
+            }
+            for w in teamVariables where starts(w + ".", at: 0) {
+                if let id = idAndDot(at: w.utf8.count + 1) { return "\(w). is followed by the literal ID \(id)" }
+            }
+            return nil
         }
+        guard let first = idAndDot(at: 0) else { return nil }
+        if b.count > 11, b[11] == dot { return "two dots after the prefix \(first)" }
+        if idAndDot(at: 11) == first { return "the prefix \(first) is given twice" }
         return nil
     }
 

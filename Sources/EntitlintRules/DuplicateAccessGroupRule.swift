@@ -21,11 +21,10 @@ struct DuplicateAccessGroupRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        let expander = context.expander
         var seen: [String: StringItem] = [:]
         var out: [Finding] = []
         for item in context.keychainGroups {
-            let v = expander.expand(item.value).text
+            let v = context.expand(item.value).text
             if let first = seen[v] {
                 out.append(finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
                                    in: context, at: item.location, keyPath: item.keyPath))

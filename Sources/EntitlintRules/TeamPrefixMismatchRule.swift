@@ -34,11 +34,10 @@ struct TeamPrefixMismatchRule: Rule {
         let unit = context.unit
         guard let prefix = unit.appIDPrefix else { return [] }
         let previous = Set(context.strings(of: "previous-application-identifiers").map { String($0.value.firstComponent) })
-        let expander = context.expander
         var out: [Finding] = []
 
         for item in context.keychainGroups {
-            let value = expander.expand(item.value).text
+            let value = context.expand(item.value).text
             let first = String(value.firstComponent)
             guard value.containsASCII("."), first.isTeamIDLike, first != prefix.value, !previous.contains(first) else { continue }
             var why = ""
@@ -50,7 +49,7 @@ struct TeamPrefixMismatchRule: Rule {
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {
             guard let node = unit.entitlements[key], let raw = node.string else { continue }
-            let value = expander.expand(raw).text
+            let value = context.expand(raw).text
             let first = String(value.firstComponent)
             guard first.isTeamIDLike, !previous.contains(first) else { continue }
             if case .entitlements(let k) = prefix.source, k == key {
@@ -70,7 +69,7 @@ struct TeamPrefixMismatchRule: Rule {
                                in: context, at: node.location, keyPath: key))
         }
         if let node = unit.entitlements["com.apple.developer.team-identifier"], let raw = node.string, let team = unit.teamID {
-            let value = expander.expand(raw).text
+            let value = context.expand(raw).text
             if value != team.value, VariableExpander.references(in: value).isEmpty {
                 if case .entitlements = team.source {} else {
                     out.append(finding("com.apple.developer.team-identifier is \"\(value)\", but the Team ID is \(team.value) (\(team.source)); use \"$(DEVELOPMENT_TEAM)\"",

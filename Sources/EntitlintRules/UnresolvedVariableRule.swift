@@ -29,11 +29,11 @@ struct UnresolvedVariableRule: Rule {
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
-        let expander = context.expander
         func visit(_ node: PlistNode, _ path: String) {
             switch node.value {
             case .string(let s):
-                let unresolved = expander.expand(s).unresolved
+                guard s.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }) else { return }
+                let unresolved = context.expand(s).unresolved
                 guard !unresolved.isEmpty else { return }
                 let names = unresolved.map(\.text).joined(separator: ", ")
                 let templates = unresolved.allSatisfy(\.isTemplate)
