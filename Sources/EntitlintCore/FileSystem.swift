@@ -134,20 +134,28 @@ public enum Paths {
         var stack = [root]
         while let dir = stack.popLast() {
             guard let d = opendir(dir) else { continue }
-            var names: [String] = []
+            var names: [(String, UInt8)] = []
             while let e = readdir(d) {
                 let name = withUnsafePointer(to: e.pointee.d_name) {
                     $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
                 }
                 if name == "." || name == ".." { continue }
-                names.append(name)
+                names.append((name, e.pointee.d_type))
             }
             closedir(d)
-            for name in names.sorted() {
+            for (name, dtype) in names.sorted(by: { $0.0 < $1.0 }) {
                 let path = dir == "." ? name : (dir.hasSuffix("/") ? dir + name : dir + "/" + name)
-                var st = stat()
-                guard lstat(path, &st) == 0 else { continue }
-                let type = st.st_mode & S_IFMT
+                // readdir's d_type saves an lstat per file where the file system fills it in.
+                var type: mode_t
+                switch Int32(dtype) {
+                case Int32(DT_REG): type = S_IFREG
+                case Int32(DT_DIR): type = S_IFDIR
+                case Int32(DT_LNK): type = S_IFLNK
+                default:
+                    var st = stat()
+                    guard lstat(path, &st) == 0 else { continue }
+                    type = st.st_mode & S_IFMT
+                }
                 if type == S_IFDIR {
                     if !skippedFolders.contains(name) { stack.append(path) }
                 } else if type == S_IFLNK {

@@ -162,13 +162,18 @@ public struct Linter: Sendable {
             throw UsageError("no such profile: \(p)")
         }
         var allPaths = files
-        let inputSet = Set(files.map { Paths.absolute($0, cwd: cwd) })
-        for p in extraProfiles where !inputSet.contains(Paths.absolute(p, cwd: cwd)) { allPaths.append(p) }
-        allPaths = Array(Set(allPaths.map { $0 })).sorted()
+        if !extraProfiles.isEmpty {
+            let inputSet = Set(files.map { Paths.absolute($0, cwd: cwd) })
+            for p in extraProfiles where !inputSet.contains(Paths.absolute(p, cwd: cwd)) { allPaths.append(p) }
+            allPaths = Array(Set(allPaths)).sorted()
+        }
 
         let parsed = Self.parseAll(allPaths, limits: limits, parallel: options.parallel)
+        // Profiles by absolute path, for explicit pairing (`--profile`, config `profile:`).
         var byAbs: [String: ParsedInput] = [:]
-        for (p, r) in zip(allPaths, parsed) { byAbs[Paths.absolute(p, cwd: cwd)] = r }
+        for (p, r) in zip(allPaths, parsed) {
+            if case .profile = r { byAbs[Paths.absolute(p, cwd: cwd)] = r }
+        }
 
         var findings: [Finding] = []
         var profiles: [ProfileFile] = []

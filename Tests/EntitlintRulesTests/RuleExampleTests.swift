@@ -76,3 +76,21 @@ extension RuleExampleTests {
         XCTAssertTrue(readme.contains(RuleDocs.table(RuleRegistry.all)), "README.md's rules table is stale")
     }
 }
+
+final class DoublePrefixDetectionTests: XCTestCase {
+    func testForms() {
+        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix).x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("${TeamIdentifierPrefix}.x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)ABCDE12345.x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)$(TeamIdentifierPrefix)x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("$(DEVELOPMENT_TEAM).ABCDE12345.x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("ABCDE12345..x"))
+        XCTAssertNotNil(DoublePrefixRule.problem("ABCDE12345.ABCDE12345.x"))
+        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)com.example.x"))
+        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"))
+        XCTAssertNil(DoublePrefixRule.problem("ABCDE12345.com.example"))
+        XCTAssertNil(DoublePrefixRule.problem("group.com.example"))
+        XCTAssertNil(DoublePrefixRule.problem(""))
+        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)"))
+    }
+}
