@@ -123,41 +123,61 @@ public struct PlistDictionary: Sendable, Hashable {
 
     /// Every entry in file order, including ones shadowed by a later duplicate.
     public private(set) var entries: [Entry]
-    private var index: [String: Int]
+    /// Key -> position of its winning entry; built only for large dicts (small ones, the usual
+    /// entitlements case, are searched linearly: cheaper than hashing every key).
+    private var index: [String: Int]?
+    static let indexThreshold = 24
 
     public init(_ entries: [Entry] = []) {
         self.entries = []
-        self.index = [:]
+        self.index = nil
         for e in entries { append(e) }
     }
 
     public mutating func append(_ entry: Entry) {
-        index[entry.key] = entries.count
         entries.append(entry)
+        if index != nil {
+            index![entry.key] = entries.count - 1
+        } else if entries.count > Self.indexThreshold {
+            var idx: [String: Int] = [:]
+            for (i, e) in entries.enumerated() { idx[e.key] = i }
+            index = idx
+        }
+    }
+
+    private func position(_ key: String) -> Int? {
+        if let index { return index[key] }
+        var i = entries.count - 1
+        while i >= 0 {
+            if entries[i].key == key { return i }
+            i -= 1
+        }
+        return nil
     }
 
     /// The winning value for `key` (the last occurrence).
     public subscript(key: String) -> PlistNode? {
-        guard let i = index[key] else { return nil }
+        guard let i = position(key) else { return nil }
         return entries[i].value
     }
 
     /// The winning entry for `key`.
     public func entry(_ key: String) -> Entry? {
-        index[key].map { entries[$0] }
+        position(key).map { entries[$0] }
     }
 
     /// Keys in file order of their winning occurrence, without duplicates.
     public var keys: [String] {
-        entries.indices.filter { index[entries[$0].key] == $0 }.map { entries[$0].key }
+        entries.indices.filter { position(entries[$0].key) == $0 }.map { entries[$0].key }
     }
 
     /// Entries that a later entry with the same key overrides (dead values).
     public var shadowedEntries: [Entry] {
-        entries.indices.filter { index[entries[$0].key] != $0 }.map { entries[$0] }
+        entries.indices.filter { position(entries[$0].key) != $0 }.map { entries[$0] }
     }
 
-    public var count: Int { index.count }
+    /// Number of distinct keys.
+    public var count: Int { index?.count ?? keys.count }
     public var isEmpty: Bool { entries.isEmpty }
 }
 

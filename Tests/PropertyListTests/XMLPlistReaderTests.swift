@@ -267,3 +267,20 @@ extension XMLPlistReaderTests {
         expectError("<!-- a -- b -->\n<plist><dict></dic></plist>", .malformedXML, line: 2)
     }
 }
+
+extension XMLPlistReaderTests {
+    /// Large dicts switch to an index: lookups and duplicates behave the same.
+    func testLargeDictWithDuplicates() throws {
+        var body = ""
+        for i in 0..<40 { body += "<key>k\(i)</key><integer>\(i)</integer>" }
+        body += "<key>k3</key><integer>99</integer><key>k30</key><integer>98</integer>"
+        let d = try XCTUnwrap(parse("<plist><dict>\(body)</dict></plist>").root.dict)
+        XCTAssertEqual(d.count, 40)
+        XCTAssertEqual(d["k3"]?.integer, .signed(99))
+        XCTAssertEqual(d["k30"]?.integer, .signed(98))
+        XCTAssertEqual(d["k39"]?.integer, .signed(39))
+        XCTAssertNil(d["k40"])
+        XCTAssertEqual(d.shadowedEntries.map(\.key), ["k3", "k30"])
+        XCTAssertEqual(d.keys.count, 40)
+    }
+}
