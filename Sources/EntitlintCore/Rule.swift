@@ -52,6 +52,26 @@ public struct RuleDescription: Sendable, Hashable {
     }
 }
 
+/// A string element of an entitlement array, with its index and position.
+public struct StringItem: Sendable, Hashable {
+    public var key: String
+    public var index: Int
+    public var value: String
+    public var location: SourceLocation
+    public var keyPath: String { "\(key)[\(index)]" }
+
+    /// The string elements of the array entitlement `key` (non-strings skipped).
+    public static func items(of key: String, in entitlements: PlistDictionary) -> [StringItem] {
+        guard let items = entitlements[key]?.array else { return [] }
+        var out: [StringItem] = []
+        out.reserveCapacity(items.count)
+        for (i, n) in items.enumerated() {
+            if let s = n.string { out.append(StringItem(key: key, index: i, value: s, location: n.location)) }
+        }
+        return out
+    }
+}
+
 /// What a rule sees of one unit: the unit and the reference points of the run.
 public struct UnitContext: Sendable {
     public var unit: SigningUnit
@@ -59,6 +79,8 @@ public struct UnitContext: Sendable {
     public var accessGroups: AccessGroupList
     /// The unit's variable values, built once.
     public var expander: VariableExpander
+    /// The string elements of `keychain-access-groups`, read once.
+    public var keychainGroups: [StringItem]
 
     private let cache = ExpansionCache()
 
@@ -66,6 +88,7 @@ public struct UnitContext: Sendable {
         self.unit = unit
         self.lock = lock
         self.expander = unit.expander
+        self.keychainGroups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
         self.accessGroups = AccessGroupList(unit: unit, expander: expander)
         for e in accessGroups.entries { cache.results[e.raw] = e.expansion }
     }

@@ -1,25 +1,12 @@
 public import EntitlintCore
 public import PropertyList
 
-/// A string element of an entitlement array, with its index and position.
-struct StringItem {
-    var key: String
-    var index: Int
-    var value: String
-    var location: SourceLocation
-    var keyPath: String { "\(key)[\(index)]" }
-}
-
 extension UnitContext {
     /// The string elements of the array entitlement `key` (non-strings skipped).
     func strings(of key: String) -> [StringItem] {
-        guard let items = unit.entitlements[key]?.array else { return [] }
-        return items.enumerated().compactMap { i, n in
-            n.string.map { StringItem(key: key, index: i, value: $0, location: n.location) }
-        }
+        if key == "keychain-access-groups" { return keychainGroups }
+        return StringItem.items(of: key, in: unit.entitlements)
     }
-
-    var keychainGroups: [StringItem] { strings(of: "keychain-access-groups") }
 
     /// Where the entitlement `key` is written (its `<key>`), or the root dict.
     func keyLocation(_ key: String) -> SourceLocation {

@@ -86,10 +86,18 @@ enum PlistElement: UInt8 {
 }
 
 final class SAXBuilder {
-    enum Frame {
-        case plist(SourceLocation)
-        case array(SourceLocation, [PlistNode])
-        case dict(SourceLocation, PlistDictionary, pendingKey: (String, SourceLocation)?)
+    /// An open container. A class, so appending to it mutates in place (no enum copies).
+    final class Frame {
+        enum Kind { case plist, array, dict }
+        let kind: Kind
+        let location: SourceLocation
+        var items: [PlistNode] = []
+        var dict = PlistDictionary()
+        var pendingKey: (String, SourceLocation)?
+        init(_ kind: Kind, _ location: SourceLocation) {
+            self.kind = kind
+            self.location = location
+        }
     }
 
     let limits: PlistLimits
@@ -193,20 +201,20 @@ final class SAXBuilder {
                 return
             }
             sawRootElement = true
-        } else if case .plist = stack[stack.count - 1], element == .plist {
+        } else if stack[stack.count - 1].kind == .plist, element == .plist {
             fail(.invalidStructure, "<plist> inside <plist>", at: location)
             return
         }
         if element == .key {
-            guard case .dict(_, _, let pending)? = stack.last else {
+            guard let top = stack.last, top.kind == .dict else {
                 fail(.invalidStructure, "<key> outside a <dict>", at: location)
                 return
             }
-            if let pending {
+            if let pending = top.pendingKey {
                 fail(.invalidStructure, "key \"\(pending.0)\" has no value before the next <key>", at: location)
                 return
             }
-        } else if element != .plist, case .dict(_, _, nil)? = stack.last {
+        } else if element != .plist, let top = stack.last, top.kind == .dict, top.pendingKey == nil {
             fail(.invalidStructure, "<\(element)> in a <dict> where a <key> was expected", at: location)
             return
         }
@@ -217,9 +225,9 @@ final class SAXBuilder {
                 return
             }
             switch element {
-            case .plist: stack.append(.plist(location))
-            case .dict: stack.append(.dict(location, PlistDictionary(), pendingKey: nil))
-            default: stack.append(.array(location, []))
+            case .plist: stack.append(Frame(.plist, location))
+            case .dict: stack.append(Frame(.dict, location))
+            default: stack.append(Frame(.array, location))
             }
         default:
             leaf = element
@@ -236,9 +244,7 @@ final class SAXBuilder {
             switch element {
             case .key:
                 let key = String(decoding: text, as: UTF8.self)
-                if case .dict(let loc, let d, _)? = stack.last {
-                    stack[stack.count - 1] = .dict(loc, d, pendingKey: (key, leafLocation))
-                }
+                if let top = stack.last, top.kind == .dict { top.pendingKey = (key, leafLocation) }
                 return
             case .string:
                 node = PlistNode(.string(String(decoding: text, as: UTF8.self)), at: leafLocation)
@@ -275,20 +281,20 @@ final class SAXBuilder {
             return
         }
         guard let frame = stack.popLast() else { return }
-        switch frame {
-        case .plist(let loc):
+        switch frame.kind {
+        case .plist:
             if root == nil {
-                fail(.invalidStructure, "<plist> holds no value", at: loc)
+                fail(.invalidStructure, "<plist> holds no value", at: frame.location)
             }
             plistClosed = true
-        case .array(let loc, let items):
-            attach(PlistNode(.array(items), at: loc))
-        case .dict(let loc, let d, let pending):
-            if let pending {
+        case .array:
+            attach(PlistNode(.array(frame.items), at: frame.location))
+        case .dict:
+            if let pending = frame.pendingKey {
                 fail(.invalidStructure, "key \"\(pending.0)\" has no value", at: pending.1)
                 return
             }
-            attach(PlistNode(.dict(d), at: loc))
+            attach(PlistNode(.dict(frame.dict), at: frame.location))
         }
     }
 
@@ -297,22 +303,19 @@ final class SAXBuilder {
             root = node
             return
         }
-        switch top {
+        switch top.kind {
         case .plist:
             if root != nil {
                 fail(.invalidStructure, "<plist> holds more than one value", at: node.location)
                 return
             }
             root = node
-        case .array(let loc, var items):
-            stack[stack.count - 1] = .array(loc, [])  // release the reference before appending
-            items.append(node)
-            stack[stack.count - 1] = .array(loc, items)
-        case .dict(let loc, var d, let pending):
-            guard let (key, keyLocation) = pending else { return }
-            stack[stack.count - 1] = .dict(loc, PlistDictionary(), pendingKey: nil)
-            d.append(.init(key: key, keyLocation: keyLocation, value: node))
-            stack[stack.count - 1] = .dict(loc, d, pendingKey: nil)
+        case .array:
+            top.items.append(node)
+        case .dict:
+            guard let (key, keyLocation) = top.pendingKey else { return }
+            top.dict.append(.init(key: key, keyLocation: keyLocation, value: node))
+            top.pendingKey = nil
         }
     }
 
