@@ -45,5 +45,6 @@ let package = Package(
         .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
         .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
     ]
 )

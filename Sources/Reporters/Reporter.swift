@@ -5,11 +5,17 @@ public struct Report: Sendable {
     public var findings: [Finding]
     public var files: Int
     public var colour: Bool
+    /// The rules enabled in the run, with their effective severity (for SARIF's rule list).
+    public var rules: [RuleDescription]
+    /// Every file checked, as shown in findings (for formats that list clean files: JUnit).
+    public var paths: [String]
 
-    public init(findings: [Finding], files: Int, colour: Bool = false) {
+    public init(findings: [Finding], files: Int, colour: Bool = false, rules: [RuleDescription] = [], paths: [String] = []) {
         self.findings = findings
         self.files = files
         self.colour = colour
+        self.rules = rules
+        self.paths = paths
     }
 
     public var errors: Int { findings.filter { $0.severity == .error }.count }
