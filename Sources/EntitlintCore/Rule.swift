@@ -90,11 +90,12 @@ public struct UnitContext: Sendable {
         self.expander = unit.expander
         self.keychainGroups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
         self.accessGroups = AccessGroupList(unit: unit, expander: expander)
-        for e in accessGroups.entries { cache.results[e.raw] = e.expansion }
+        for e in accessGroups.entries where !e.expansion.isConcrete || e.raw != e.value { cache.results[e.raw] = e.expansion }
     }
 
     /// `expander.expand(s)`, computed once per string of the unit.
     public func expand(_ s: String) -> VariableExpander.Result {
+        guard VariableExpander.mayContainReference(s) else { return VariableExpander.Result(text: s, symbolic: [], unresolved: []) }
         if let r = cache.results[s] { return r }
         let r = expander.expand(s)
         cache.results[s] = r

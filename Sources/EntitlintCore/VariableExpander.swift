@@ -12,7 +12,19 @@ public struct VariableExpander: Sendable {
         "AppIdentifierPrefix", "TeamIdentifierPrefix", "PRODUCT_BUNDLE_IDENTIFIER", "CFBundleIdentifier", "DEVELOPMENT_TEAM",
     ]
 
-    public var values: [String: String]
+    public var values: [String: String] {
+        didSet { table = Self.table(values) }
+    }
+    /// `values` as (name bytes, value) pairs: a handful, searched linearly without hashing.
+    private var table: [([UInt8], String)]
+    /// The standard names as byte arrays, with their (immortal) literal strings.
+    static let standardTable: [([UInt8], String)] = [
+        "AppIdentifierPrefix", "TeamIdentifierPrefix", "PRODUCT_BUNDLE_IDENTIFIER", "CFBundleIdentifier", "DEVELOPMENT_TEAM",
+    ].map { (Array($0.utf8), $0) }
+
+    static func table(_ values: [String: String]) -> [([UInt8], String)] {
+        values.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) }
+    }
 
     public init(appIDPrefix: String?, teamID: String?, bundleID: String?, extra: [String: String] = [:]) {
         var v = extra
@@ -26,15 +38,44 @@ public struct VariableExpander: Sendable {
             v["CFBundleIdentifier"] = bundleID
         }
         values = v
+        table = Self.table(v)
     }
 
     public struct Reference: Sendable, Hashable {
-        /// The text as written: `$(X)`, `${X}`, `{{X}}`, `###X###`.
-        public var text: String
+        public enum Form: UInt8, Sendable, Hashable { case parens, braces, doubleBraces, hashes }
         public var name: String
-        public var isTemplate: Bool
+        public var form: Form
         /// UTF-8 byte offset in the original string.
         public var offset: Int
+        /// UTF-8 length of the reference as written.
+        public var length: Int
+
+        public init(text: String, name: String, isTemplate: Bool, offset: Int) {
+            self.name = name
+            self.offset = offset
+            self.length = text.utf8.count
+            if text.hasPrefix("$(") { form = .parens } else if text.hasPrefix("${") { form = .braces }
+            else if text.hasPrefix("{{") { form = .doubleBraces } else { form = .hashes }
+        }
+
+        init(name: String, form: Form, offset: Int, length: Int) {
+            self.name = name
+            self.form = form
+            self.offset = offset
+            self.length = length
+        }
+
+        /// The reference in its written form: `$(X)`, `${X}`, `{{X}}`, `###X###`.
+        public var text: String { written }
+        public var written: String {
+            switch form {
+            case .parens: return "$(" + name + ")"
+            case .braces: return "${" + name + "}"
+            case .doubleBraces: return "{{" + name + "}}"
+            case .hashes: return "###" + name + "###"
+            }
+        }
+        public var isTemplate: Bool { form == .doubleBraces || form == .hashes }
     }
 
     public struct Result: Sendable, Hashable {
@@ -91,13 +132,14 @@ public struct VariableExpander: Sendable {
     }
 
     /// Whether `s` may hold a reference at all (a cheap byte scan).
-    static func mayContainReference(_ s: String) -> Bool {
+    public static func mayContainReference(_ s: String) -> Bool {
         s.utf8.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }
     }
 
     /// `X` of `X:modifier,...`.
     static func baseName(_ name: String) -> String {
-        String(name.split(separator: ":", maxSplits: 1).first ?? Substring(name))
+        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(name[..<colon])
     }
 
     /// The value of a reference's name, applying Xcode's operators `:default=V`, `:lower`,
@@ -127,8 +169,65 @@ public struct VariableExpander: Sendable {
         return v
     }
 
+    /// Expands `s`. The common case (only `$(X)` / `${X}` references without operators) is a
+    /// single pass over the bytes with no hashing; anything else takes the general path.
     public func expand(_ s: String) -> Result {
         guard Self.mayContainReference(s) else { return Result(text: s, symbolic: [], unresolved: []) }
+        var copy = s
+        if let fast = copy.withUTF8({ expandFast($0) }) { return fast }
+        return expandGeneral(s)
+    }
+
+    private func expandFast(_ b: UnsafeBufferPointer<UInt8>) -> Result? {
+        let dollar = UInt8(ascii: "$"), lparen = UInt8(ascii: "("), lbrace = UInt8(ascii: "{")
+        let rparen = UInt8(ascii: ")"), rbrace = UInt8(ascii: "}"), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":")
+        var out: [UInt8] = []
+        var symbolic: [Reference] = []
+        var unresolved: [Reference] = []
+        var last = 0
+        var i = 0
+        let n = b.count
+        func equal(_ a: [UInt8], _ from: Int, _ to: Int) -> Bool {
+            guard a.count == to - from else { return false }
+            var k = 0
+            while k < a.count { if a[k] != b[from + k] { return false }; k += 1 }
+            return true
+        }
+        while i < n {
+            let c = b[i]
+            if c == lbrace && i + 1 < n && b[i + 1] == lbrace { return nil }
+            if c == hash && i + 2 < n && b[i + 1] == hash && b[i + 2] == hash { return nil }
+            guard c == dollar, i + 1 < n, b[i + 1] == lparen || b[i + 1] == lbrace else { i += 1; continue }
+            let close = b[i + 1] == lparen ? rparen : rbrace
+            var j = i + 2
+            while j < n && b[j] != close {
+                if b[j] == colon { return nil }
+                j += 1
+            }
+            guard j < n else { i += 1; continue }
+            if out.isEmpty { out.reserveCapacity(n + 32) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last..<i]))
+            last = j + 1
+            if let hit = table.first(where: { equal($0.0, i + 2, j) }) {
+                out.append(contentsOf: hit.1.utf8)
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...j]))
+                let form: Reference.Form = close == rparen ? .parens : .braces
+                if let std = Self.standardTable.first(where: { equal($0.0, i + 2, j) }) {
+                    symbolic.append(Reference(name: std.1, form: form, offset: i, length: j + 1 - i))
+                } else {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 2)..<j]), as: UTF8.self)
+                    unresolved.append(Reference(name: name, form: form, offset: i, length: j + 1 - i))
+                }
+            }
+            i = j + 1
+        }
+        if last == 0 { return Result(text: String(decoding: b, as: UTF8.self), symbolic: [], unresolved: []) }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last...]))
+        return Result(text: String(decoding: out, as: UTF8.self), symbolic: symbolic, unresolved: unresolved)
+    }
+
+    func expandGeneral(_ s: String) -> Result {
         let refs = Self.references(in: s)
         if refs.isEmpty { return Result(text: s, symbolic: [], unresolved: []) }
         let b = Array(s.utf8)
@@ -139,11 +238,11 @@ public struct VariableExpander: Sendable {
         var last = 0
         for r in refs {
             out.append(contentsOf: b[last..<r.offset])
-            last = r.offset + r.text.utf8.count
+            last = r.offset + r.length
             if !r.isTemplate, let v = value(of: r.name) {
                 out.append(contentsOf: v.utf8)
             } else {
-                out.append(contentsOf: r.text.utf8)
+                out.append(contentsOf: r.written.utf8)
                 if !r.isTemplate && Self.standardNames.contains(Self.baseName(r.name)) {
                     symbolic.append(r)
                 } else {

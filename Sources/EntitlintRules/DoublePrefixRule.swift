@@ -24,17 +24,19 @@ struct DoublePrefixRule: Rule {
 
     static let prefixVariables = ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}", "$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"]
     static let teamVariables = ["$(DEVELOPMENT_TEAM)", "${DEVELOPMENT_TEAM}"]
+    static let prefixBytes = prefixVariables.map { Array($0.utf8) }
+    static let anyPrefixBytes = (prefixVariables + teamVariables).map { Array($0.utf8) }
+    static let teamDotBytes = teamVariables.map { Array(($0 + ".").utf8) }
 
     /// Why `s` carries a prefix twice, or nil. Works on UTF-8 bytes: every marker is ASCII.
     static func problem(_ s: String) -> String? {
         let b = Array(s.utf8)
         guard let head = b.first else { return nil }
         let dot = UInt8(ascii: ".")
-        func starts(_ prefix: String, at i: Int) -> Bool {
-            let p = prefix.utf8
+        func starts(_ p: [UInt8], at i: Int) -> Bool {
             guard b.count - i >= p.count else { return false }
-            var k = i
-            for c in p { if b[k] != c { return false }; k += 1 }
+            var k = 0
+            while k < p.count { if b[i + k] != p[k] { return false }; k += 1 }
             return true
         }
         /// A 10-character ID at `i` followed by a dot.
@@ -44,14 +46,17 @@ struct DoublePrefixRule: Rule {
             return id.isTeamIDLike ? id : nil
         }
         if head == UInt8(ascii: "$") {
-            for v in prefixVariables where starts(v, at: 0) {
-                let i = v.utf8.count
+            for (n, vb) in prefixBytes.enumerated() where starts(vb, at: 0) {
+                let v = prefixVariables[n]
+                let i = vb.count
                 if i < b.count, b[i] == dot { return "\(v) already ends with a dot, so this gives two dots" }
-                for w in prefixVariables + teamVariables where starts(w, at: i) { return "\(v) is followed by \(w): the prefix is given twice" }
+                for (m, wb) in anyPrefixBytes.enumerated() where starts(wb, at: i) {
+                    return "\(v) is followed by \((prefixVariables + teamVariables)[m]): the prefix is given twice"
+                }
                 if let id = idAndDot(at: i) { return "\(v) is followed by the literal ID \(id): the prefix is given twice" }
             }
-            for w in teamVariables where starts(w + ".", at: 0) {
-                if let id = idAndDot(at: w.utf8.count + 1) { return "\(w). is followed by the literal ID \(id)" }
+            for (n, wb) in teamDotBytes.enumerated() where starts(wb, at: 0) {
+                if let id = idAndDot(at: wb.count) { return "\(teamVariables[n]). is followed by the literal ID \(id)" }
             }
             return nil
         }

@@ -147,9 +147,12 @@ public struct PlistDictionary: Sendable, Hashable {
 
     private func position(_ key: String) -> Int? {
         if let index { return index[key] }
+        // Comparing UTF-8 lengths first skips most full string comparisons.
+        let n = key.utf8.count
         var i = entries.count - 1
         while i >= 0 {
-            if entries[i].key == key { return i }
+            let k = entries[i].key
+            if k.utf8.count == n && k == key { return i }
             i -= 1
         }
         return nil
