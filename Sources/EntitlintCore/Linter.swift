@@ -51,6 +51,28 @@ public struct Linter: Sendable {
     public static let entitlementsExtensions: Set<String> = ["entitlements", "xcent"]
     public static let profileExtensions: Set<String> = ["mobileprovision", "provisionprofile"]
 
+    /// Whether `path` ends in `.ext` for one of `exts` (ASCII, case-insensitive), without
+    /// allocating.
+    static func hasExtension(_ path: String, in exts: [[UInt8]]) -> Bool {
+        let b = path.utf8
+        for e in exts {
+            guard b.count > e.count else { continue }
+            var i = b.index(b.endIndex, offsetBy: -e.count)
+            guard b[b.index(before: i)] == UInt8(ascii: ".") else { continue }
+            var ok = true
+            for c in e {
+                var x = b[i]
+                if x >= 65 && x <= 90 { x += 32 }
+                if x != c { ok = false; break }
+                i = b.index(after: i)
+            }
+            if ok { return true }
+        }
+        return false
+    }
+
+    static let walkedExtensions: [[UInt8]] = (entitlementsExtensions.sorted() + profileExtensions.sorted()).map { Array($0.utf8) }
+
     static func ext(_ path: String) -> String {
         let b = Paths.baseName(path)
         guard let dot = b.lastIndex(of: ".") else { return "" }
@@ -117,8 +139,8 @@ public struct Linter: Sendable {
                 throw UsageError("no such file or folder: \(path)")
             case .directory:
                 let found = Paths.walk(path) { p in
-                    let e = Linter.ext(p)
-                    guard Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) else { return false }
+                    guard Linter.hasExtension(p, in: Linter.walkedExtensions) else { return false }
+                    guard !excludes.isEmpty else { return true }
                     let shown = Paths.display(p, cwd: cwd)
                     return !excludes.contains { $0.matches(shown) }
                 }

@@ -143,8 +143,15 @@ public struct AccessGroupList: Sendable, Hashable {
         }
         // The system's list may name a group twice (the App ID is often also the first keychain
         // group); only the first occurrence matters for lookups and the default.
-        var seen = Set<String>()
-        entries = out.filter { seen.insert($0.value).inserted }
+        var unique: [AccessGroupEntry] = []
+        unique.reserveCapacity(out.count)
+        if out.count <= 16 {
+            for e in out where !unique.contains(where: { $0.value == e.value }) { unique.append(e) }
+        } else {
+            var seen = Set<String>()
+            unique = out.filter { seen.insert($0.value).inserted }
+        }
+        entries = unique
         keychainEntitlementHonoured = honoured
     }
 }

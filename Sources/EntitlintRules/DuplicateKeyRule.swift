@@ -21,23 +21,14 @@ struct DuplicateKeyRule: Rule {
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
-        func visit(_ node: PlistNode, _ path: String) {
-            switch node.value {
-            case .dict(let d):
-                for e in d.shadowedEntries {
-                    let winner = d.entry(e.key)!
-                    let keyPath = path.isEmpty ? e.key : "\(path).\(e.key)"
-                    out.append(finding("key \"\(e.key)\" is given again on line \(winner.keyLocation.line); this earlier value is ignored (the last one wins); remove one of them",
-                                       in: context, at: e.keyLocation, keyPath: keyPath))
-                }
-                for e in d.entries { visit(e.value, path.isEmpty ? e.key : "\(path).\(e.key)") }
-            case .array(let items):
-                for (i, n) in items.enumerated() { visit(n, "\(path)[\(i)]") }
-            default:
-                return
+        walkPlist(context.unit.document.root) { node, path in
+            guard case .dict(let d) = node.value else { return }
+            for e in d.shadowedEntries {
+                let winner = d.entry(e.key)!
+                out.append(finding("key \"\(e.key)\" is given again on line \(winner.keyLocation.line); this earlier value is ignored (the last one wins); remove one of them",
+                                   in: context, at: e.keyLocation, keyPath: PathComponent.render(path + [.key(e.key)])))
             }
         }
-        visit(context.unit.document.root, "")
         return out
     }
 }

@@ -51,3 +51,47 @@ enum ExampleText {
     """
     static let footer = "\n</dict>\n</plist>\n"
 }
+
+/// One step of a plist key path.
+enum PathComponent {
+    case key(String)
+    case index(Int)
+
+    /// `a.b[2].c`
+    static func render(_ components: [PathComponent]) -> String {
+        var s = ""
+        for c in components {
+            switch c {
+            case .key(let k): s += s.isEmpty ? k : "." + k
+            case .index(let i): s += "[\(i)]"
+            }
+        }
+        return s
+    }
+}
+
+/// Visits every node of a plist, depth first, with its path (rendered only by a visitor that
+/// needs it: most nodes produce no finding).
+func walkPlist(_ root: PlistNode, _ visit: (PlistNode, [PathComponent]) -> Void) {
+    var path: [PathComponent] = []
+    func go(_ node: PlistNode) {
+        visit(node, path)
+        switch node.value {
+        case .array(let items):
+            for (i, n) in items.enumerated() {
+                path.append(.index(i))
+                go(n)
+                path.removeLast()
+            }
+        case .dict(let d):
+            for e in d.entries {
+                path.append(.key(e.key))
+                go(e.value)
+                path.removeLast()
+            }
+        default:
+            return
+        }
+    }
+    go(root)
+}

@@ -29,27 +29,18 @@ struct UnresolvedVariableRule: Rule {
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
-        func visit(_ node: PlistNode, _ path: String) {
-            switch node.value {
-            case .string(let s):
-                guard s.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }) else { return }
-                let unresolved = context.expand(s).unresolved
-                guard !unresolved.isEmpty else { return }
-                let names = unresolved.map(\.text).joined(separator: ", ")
-                let templates = unresolved.allSatisfy(\.isTemplate)
-                let hint = templates
-                    ? "a template placeholder that nothing in the Xcode build expands; generate the file first or write the value"
-                    : "not a variable Entitlint knows; set it under `variables:` in .entitlint.yml so the value can be checked"
-                out.append(finding("\(names) in \"\(s)\" cannot be expanded: \(hint)", in: context, at: node.location, keyPath: path))
-            case .array(let items):
-                for (i, n) in items.enumerated() { visit(n, "\(path)[\(i)]") }
-            case .dict(let d):
-                for e in d.entries { visit(e.value, path.isEmpty ? e.key : "\(path).\(e.key)") }
-            default:
-                return
-            }
+        walkPlist(context.unit.document.root) { node, path in
+            guard case .string(let s) = node.value, VariableExpander.mayContainReference(s) else { return }
+            let unresolved = context.expand(s).unresolved
+            guard !unresolved.isEmpty else { return }
+            let names = unresolved.map(\.text).joined(separator: ", ")
+            let templates = unresolved.allSatisfy(\.isTemplate)
+            let hint = templates
+                ? "a template placeholder that nothing in the Xcode build expands; generate the file first or write the value"
+                : "not a variable Entitlint knows; set it under `variables:` in .entitlint.yml so the value can be checked"
+            out.append(finding("\(names) in \"\(s)\" cannot be expanded: \(hint)", in: context, at: node.location,
+                               keyPath: PathComponent.render(path)))
         }
-        visit(context.unit.document.root, "")
         return out
     }
 }
