@@ -72,15 +72,16 @@ public struct StringItem: Sendable, Hashable {
     }
 }
 
-/// What a rule sees of one unit: the unit and the reference points of the run.
-public struct UnitContext: Sendable {
-    public var unit: SigningUnit
-    public var lock: LockFile?
-    public var accessGroups: AccessGroupList
+/// What a rule sees of one unit: the unit and the reference points of the run. A class, so
+/// rules and their closures share one instance instead of copying it.
+public final class UnitContext: @unchecked Sendable {
+    public let unit: SigningUnit
+    public let lock: LockFile?
+    public let accessGroups: AccessGroupList
     /// The unit's variable values, built once.
-    public var expander: VariableExpander
+    public let expander: VariableExpander
     /// The string elements of `keychain-access-groups`, read once.
-    public var keychainGroups: [StringItem]
+    public let keychainGroups: [StringItem]
 
     private let cache = ExpansionCache()
 
