@@ -21,15 +21,15 @@ struct DuplicateAccessGroupRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        var seen: [String: StringItem] = [:]
+        var seen: [(String, StringItem)] = []
         var out: [Finding] = []
         for item in context.keychainGroups {
             let v = context.expand(item.value).text
-            if let first = seen[v] {
+            if let first = seen.first(where: { $0.0 == v })?.1 {
                 out.append(finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
                                    in: context, at: item.location, keyPath: item.keyPath))
             } else {
-                seen[v] = item
+                seen.append((v, item))
             }
         }
         return out

@@ -26,12 +26,17 @@ extension String {
         return self[...]
     }
 
-    /// True when the text is empty or only white space.
-    var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" } }
+    /// True when the text is empty or only white space (space, tab, CR, LF).
+    var isBlank: Bool { utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
 
+    /// Leading or trailing white space. ASCII bytes are checked directly; anything else falls
+    /// back to Unicode's definition.
     var hasOuterWhitespace: Bool {
-        guard let f = first, let l = last else { return false }
-        return f.isWhitespace || l.isWhitespace
+        guard let f = utf8.first, let l = utf8.last else { return false }
+        func ws(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        if ws(f) || ws(l) { return true }
+        if f < 0x80 && l < 0x80 { return false }
+        return (first?.isWhitespace ?? false) || (last?.isWhitespace ?? false)
     }
 
     /// Starts with a variable reference or template placeholder.
