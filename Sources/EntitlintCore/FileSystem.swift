@@ -226,7 +226,7 @@ public enum Paths {
     /// The file name without its last extension.
     public static func stem(_ path: String) -> String {
         let b = baseName(path)
-        guard let dot = b.lastIndex(of: "."), dot != b.startIndex else { return b }
+        guard let dot = b.utf8.lastIndex(of: UInt8(ascii: ".")), dot != b.utf8.startIndex else { return b }
         return String(b[..<dot])
     }
 }

@@ -15,6 +15,10 @@ public struct LintOptions: Sendable {
     public var parallel = true
     /// Read the lock file for `default-group-drift` (off for `entitlint lock`, which writes it).
     public var readLock = true
+    /// Files read from git instead of the disk (`--staged`, `--against`); see `VirtualFiles`.
+    public var virtualFiles: VirtualFiles?
+    /// The reference point for `default-group-drift` when not read from a lock file (`--against`).
+    public var lock: LockFile?
 
     public init() {}
 }
@@ -31,6 +35,8 @@ public struct LintResult: Sendable {
     public var files: Int
     public var units: [SigningUnit]
     public var profiles: [ProfileFile]
+    /// Every file checked, as shown in findings.
+    public var paths: [String] = []
 }
 
 public struct UsageError: Error, CustomStringConvertible, Sendable {
@@ -80,6 +86,12 @@ public struct Linter: Sendable {
     }
 
     public static func isProfilePath(_ path: String) -> Bool { profileExtensions.contains(ext(path)) }
+
+    /// `project.pbxproj` and `*.xcconfig`: inputs of the pre-commit hook, skipped until Xcode
+    /// projects are read.
+    public static func isProjectFile(_ path: String) -> Bool {
+        Paths.baseName(path) == "project.pbxproj" || ext(path) == "xcconfig"
+    }
 
     /// Parses one file's bytes as what its name says it is.
     public static func parse(bytes: [UInt8], path: String, limits: PlistLimits) -> ParsedInput {
@@ -134,11 +146,11 @@ public struct Linter: Sendable {
         }
         let excludes = options.configuration?.exclude ?? []
         for path in options.paths {
-            switch Paths.kind(path) {
+            switch options.kind(path) {
             case .missing:
                 throw UsageError("no such file or folder: \(path)")
             case .directory:
-                let found = Paths.walk(path) { p in
+                let found = options.walk(path) { p in
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions) else { return false }
                     guard !excludes.isEmpty else { return true }
                     let shown = Paths.display(p, cwd: cwd)
@@ -146,6 +158,9 @@ public struct Linter: Sendable {
                 }
                 found.forEach(add)
             case .file, .other:
+                // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
+                // every changed file. Xcode project files are not read yet.
+                guard !Self.isProjectFile(path), !excludes.contains(where: { $0.matches(Paths.display(path, cwd: cwd)) }) else { continue }
                 add(path)
             }
         }
@@ -159,7 +174,7 @@ public struct Linter: Sendable {
                     return abs == g || abs.hasPrefix(g.hasSuffix("/") ? g : g + "/")
                 }
                 if covered {
-                    guard Paths.kind(p) != .missing else {
+                    guard options.kind(p) != .missing else {
                         throw UsageError("\(config.path ?? ".entitlint.yml"): app entitlements not found: \(app.entitlements)")
                     }
                     add(p)
@@ -180,7 +195,8 @@ public struct Linter: Sendable {
         for app in options.configuration?.apps ?? [] {
             if let p = app.profile, let config = options.configuration { extraProfiles.append(config.resolve(p)) }
         }
-        for p in extraProfiles where Paths.kind(p) == .missing {
+        extraProfiles += try options.configuredProfiles()
+        for p in extraProfiles where options.kind(p) == .missing {
             throw UsageError("no such profile: \(p)")
         }
         var allPaths = files
@@ -190,7 +206,7 @@ public struct Linter: Sendable {
             allPaths = Array(Set(allPaths)).sorted()
         }
 
-        let parsed = Self.parseAll(allPaths, limits: limits, parallel: options.parallel)
+        let parsed = options.virtualFiles?.parse(allPaths, limits: limits, cwd: cwd) ?? Self.parseAll(allPaths, limits: limits, parallel: options.parallel)
         // Profiles by absolute path, for explicit pairing (`--profile`, config `profile:`).
         var byAbs: [String: ParsedInput] = [:]
         for (p, r) in zip(allPaths, parsed) {
@@ -248,7 +264,8 @@ public struct Linter: Sendable {
         }
         findings = applySeverities(findings)
         findings.sort()
-        return LintResult(findings: findings, files: allPaths.count, units: units, profiles: profiles)
+        return LintResult(findings: findings, files: allPaths.count, units: units, profiles: profiles,
+                          paths: allPaths.map { Paths.display($0, cwd: cwd) })
     }
 
     func applySeverities(_ findings: [Finding]) -> [Finding] {
@@ -269,6 +286,7 @@ public struct Linter: Sendable {
 
     static func loadLock(_ options: LintOptions) throws -> LockFile? {
         guard options.readLock else { return nil }
+        if let lock = options.lock { return lock }
         if let p = options.lockPath { return try LockFile.load(path: p) }
         if let c = options.configuration, let p = c.lock {
             let resolved = c.resolve(p)
@@ -299,8 +317,11 @@ public struct Linter: Sendable {
                   profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
         let config = options.configuration
         let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
-        let abs = Paths.absolute(path, cwd: cwd)
-        let app = config?.apps.first { Paths.absolute(config!.resolve($0.entitlements), cwd: cwd) == abs }
+        var app: Configuration.App?
+        if let config, !config.apps.isEmpty {
+            let abs = Paths.absolute(path, cwd: cwd)
+            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
+        }
         var unit = SigningUnit(name: app?.name ?? Paths.stem(path), entitlementsPath: shown, document: document,
                                variables: config?.variables ?? [:])
         let ent = unit.entitlements
