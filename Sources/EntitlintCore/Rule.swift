@@ -58,6 +58,8 @@ public struct StringItem: Sendable, Hashable {
     public var index: Int
     public var value: String
     public var location: SourceLocation
+    /// The value with variables expanded, when the caller computed it (keychain groups).
+    public var expansion: VariableExpander.Result?
     public var keyPath: String { "\(key)[\(index)]" }
 
     /// The string elements of the array entitlement `key` (non-strings skipped).
@@ -66,7 +68,7 @@ public struct StringItem: Sendable, Hashable {
         var out: [StringItem] = []
         out.reserveCapacity(items.count)
         for (i, n) in items.enumerated() {
-            if let s = n.string { out.append(StringItem(key: key, index: i, value: s, location: n.location)) }
+            if let s = n.string { out.append(StringItem(key: key, index: i, value: s, location: n.location, expansion: nil)) }
         }
         return out
     }
@@ -83,31 +85,29 @@ public final class UnitContext: @unchecked Sendable {
     /// The string elements of `keychain-access-groups`, read once.
     public let keychainGroups: [StringItem]
 
-    private let cache = ExpansionCache()
 
     public init(unit: SigningUnit, lock: LockFile?) {
         self.unit = unit
         self.lock = lock
         self.expander = unit.expander
-        self.keychainGroups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
-        self.accessGroups = AccessGroupList(unit: unit, expander: expander)
-        for e in accessGroups.entries where !e.expansion.isConcrete || e.raw != e.value { cache.results[e.raw] = e.expansion }
+        var groups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
+        for i in groups.indices { groups[i].expansion = expander.expand(groups[i].value) }
+        self.keychainGroups = groups
+        self.accessGroups = AccessGroupList(unit: unit, expander: expander, keychainExpansions: groups.map { $0.expansion! })
     }
 
-    /// `expander.expand(s)`, computed once per string of the unit.
+    /// The expansion of a string item: precomputed for keychain groups, else computed now.
+    public func expanded(_ item: StringItem) -> VariableExpander.Result {
+        item.expansion ?? expand(item.value)
+    }
+
+    /// `expander.expand(s)` (cheap: a byte scan, and one pass for strings with references).
     public func expand(_ s: String) -> VariableExpander.Result {
-        guard VariableExpander.mayContainReference(s) else { return VariableExpander.Result(text: s, symbolic: [], unresolved: []) }
-        if let r = cache.results[s] { return r }
-        let r = expander.expand(s)
-        cache.results[s] = r
-        return r
+        expander.expand(s)
     }
 }
 
-/// Per-unit memo of expansions. A unit is checked on one thread at a time.
-final class ExpansionCache: @unchecked Sendable {
-    var results: [String: VariableExpander.Result] = [:]
-}
+
 
 /// A rule: a value type with a description and a check over one signing unit.
 public protocol Rule: Sendable {

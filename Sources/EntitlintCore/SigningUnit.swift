@@ -102,6 +102,12 @@ public struct AccessGroupList: Sendable, Hashable {
     public var defaultGroup: AccessGroupEntry? { entries.first }
 
     public init(unit: SigningUnit, expander: VariableExpander) {
+        self.init(unit: unit, expander: expander, keychainExpansions: nil)
+    }
+
+    /// `keychainExpansions`: the expansions of the string elements of `keychain-access-groups`,
+    /// in order, when the caller already has them.
+    init(unit: SigningUnit, expander: VariableExpander, keychainExpansions: [VariableExpander.Result]?) {
         let ent = unit.entitlements
         var out: [AccessGroupEntry] = []
         var honoured = true
@@ -113,9 +119,16 @@ public struct AccessGroupList: Sendable, Hashable {
                     honoured = false
                     return
                 }
+                var k = 0
                 for (i, item) in items.enumerated() {
                     guard let s = item.string else { continue }
-                    let e = expander.expand(s)
+                    let e: VariableExpander.Result
+                    if origin == .keychainAccessGroups, let pre = keychainExpansions, k < pre.count {
+                        e = pre[k]
+                        k += 1
+                    } else {
+                        e = expander.expand(s)
+                    }
                     out.append(AccessGroupEntry(value: e.text, raw: s, origin: origin, key: key, index: i,
                                                 location: item.location, expansion: e))
                 }

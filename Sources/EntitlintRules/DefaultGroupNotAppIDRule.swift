@@ -37,7 +37,7 @@ struct DefaultGroupNotAppIDRule: Rule {
         guard context.accessGroups.keychainEntitlementHonoured, let first = context.keychainGroups.first else { return [] }
         if Self.ownIDForms.contains(first.value) { return [] }
         guard let bundle = context.unit.bundleID?.value else { return [] }
-        let firstValue = context.expand(first.value).text
+        let firstValue = context.expanded(first).text
         let appID = context.expand("$(AppIdentifierPrefix)" + bundle).text
         if firstValue == appID { return [] }
         // The app's ID written with a literal prefix while the prefix is unknown.

@@ -21,15 +21,22 @@ struct DuplicateAccessGroupRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        var seen: [(String, StringItem)] = []
         var out: [Finding] = []
+        // Small lists (the usual case) are searched linearly; long ones (128 groups are seen in
+        // real files) through a dictionary.
+        var small: [(String, StringItem)] = []
+        var large: [String: StringItem] = [:]
+        let useDictionary = context.keychainGroups.count > 16
         for item in context.keychainGroups {
-            let v = context.expand(item.value).text
-            if let first = seen.first(where: { $0.0 == v })?.1 {
+            let v = context.expanded(item).text
+            let first = useDictionary ? large[v] : small.first(where: { $0.0 == v })?.1
+            if let first {
                 out.append(finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
                                    in: context, at: item.location, keyPath: item.keyPath))
+            } else if useDictionary {
+                large[v] = item
             } else {
-                seen.append((v, item))
+                small.append((v, item))
             }
         }
         return out

@@ -40,7 +40,7 @@ struct GroupMissingFromProfileRule: Rule {
                             in: context, at: context.keyLocation(key), keyPath: key)]
         }
         return groups.compactMap { item in
-            let e = context.expand(item.value)
+            let e = context.expanded(item)
             guard e.isConcrete, !e.text.isBlank else { return nil }
             guard ProfileAllowlist.allows(profile.profile, key: key, value: e.text) == false else { return nil }
             return finding("Provisioning profile \"\(profile.displayName)\" doesn't match the entitlements file's value for the keychain-access-groups entitlement: \"\(e.text)\" is not allowed by \(patterns.map { "\"\($0)\"" }.joined(separator: ", ")) (profile \(profile.path))",

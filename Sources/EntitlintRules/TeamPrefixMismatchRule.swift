@@ -37,7 +37,7 @@ struct TeamPrefixMismatchRule: Rule {
         var out: [Finding] = []
 
         for item in context.keychainGroups {
-            let value = context.expand(item.value).text
+            let value = context.expanded(item).text
             let first = String(value.firstComponent)
             guard value.containsASCII("."), first.isTeamIDLike, first != prefix.value, !previous.contains(first) else { continue }
             var why = ""
