@@ -17,8 +17,13 @@ import Yams
 /// lock: entitlint.lock
 /// variables:                    # values for custom build variables used in entitlements
 ///   BUNDLE_ID_PREFIX: com.example
+/// profiles: [profiles]          # folders (or files) of provisioning profiles to pair with units
+/// baseline: entitlint.baseline.json
+/// fail-on: error                # error | warning | note
 /// ```
-/// Unknown keys and wrong types are errors naming the key and line.
+/// Unknown keys and wrong types are errors naming the key and line. A plain scalar that YAML reads
+/// as a number, boolean, null or date is not a string (quote it). The JSON Schema of the file is
+/// `Examples/entitlint.schema.json`; a test checks that both accept and reject the same files.
 public struct Configuration: Sendable, Hashable {
     public struct App: Sendable, Hashable {
         public var name: String?
@@ -40,6 +45,17 @@ public struct Configuration: Sendable, Hashable {
     public var exclude: [Glob] = []
     public var lock: String?
     public var variables: [String: String] = [:]
+    /// Folders or files of provisioning profiles, paired with units like profiles among the inputs.
+    public var profiles: [String] = []
+    /// The baseline file of known findings (`--baseline`).
+    public var baseline: String?
+    /// The lowest severity that fails the run (`--fail-on`).
+    public var failOn: Severity?
+
+    /// The top-level keys, in the order the README documents them.
+    public static let knownKeys = ["team", "apps", "rules", "exclude", "lock", "variables", "profiles", "baseline", "fail-on"]
+    /// The keys of an `apps` entry.
+    public static let knownAppKeys = ["name", "entitlements", "bundle-id", "profile", "team"]
 
     public init() {}
 
@@ -81,20 +97,42 @@ public struct Configuration: Sendable, Hashable {
             ConfigError(path: path, line: (node.mark?.line ?? 0), reason: reason)
         }
         func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
-            guard let s = node.scalar?.string, node.scalar?.style != nil else { throw fail(node, "'\(key)' must be a string") }
+            guard let s = node.scalar?.string else { throw fail(node, "'\(key)' must be a string") }
+            // A plain `1234567890`, `yes` or `~` is a number, a boolean or null to YAML (and to every
+            // other YAML tool reading the file, JSON Schema validators included): quoting says "string".
+            guard node.resolvedTagName == .str else {
+                throw fail(node, "'\(key)' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(s)\")")
+            }
             return s
         }
+        func strings(_ node: Node, _ key: String, _ what: String) throws(ConfigError) -> [String] {
+            guard let seq = node.sequence else { throw fail(node, "'\(key)' must be a list of \(what)") }
+            var out: [String] = []
+            for item in seq { out.append(try string(item, key)) }
+            return out
+        }
         guard let top = root.mapping else { throw fail(root, "the configuration must be a mapping of keys") }
+        var seenKeys = Set<String>()
         for (k, v) in top {
             guard let key = k.scalar?.string else { throw fail(k, "keys must be strings") }
+            guard seenKeys.insert(key).inserted else { throw fail(k, "'\(key)' is given twice") }
             switch key {
             case "team":
                 config.team = try string(v, key)
             case "lock":
                 config.lock = try string(v, key)
             case "exclude":
-                guard let seq = v.sequence else { throw fail(v, "'exclude' must be a list of globs") }
-                for item in seq { config.exclude.append(Glob(try string(item, "exclude"))) }
+                config.exclude = try strings(v, key, "globs").map(Glob.init)
+            case "profiles":
+                config.profiles = try strings(v, key, "folders or files of provisioning profiles")
+            case "baseline":
+                config.baseline = try string(v, key)
+            case "fail-on":
+                let raw = try string(v, key)
+                guard let level = Severity(rawValue: raw) else {
+                    throw fail(v, "'fail-on' must be error, warning or note, not '\(raw)'")
+                }
+                config.failOn = level
             case "variables":
                 guard let map = v.mapping else { throw fail(v, "'variables' must be a mapping of NAME: value") }
                 for (vk, vv) in map {
@@ -105,10 +143,12 @@ public struct Configuration: Sendable, Hashable {
                 guard let map = v.mapping else { throw fail(v, "'rules' must be a mapping of rule-id: error|warning|note|off") }
                 for (rk, rv) in map {
                     guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
+                    guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
                     guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(id)' (see `entitlint rules`)") }
-                    // YAML 1.1 reads a bare `off` as the boolean false.
+                    // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
                     let raw = rv.scalar?.string ?? ""
-                    let normalized = raw == "false" ? "off" : raw
+                    let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
+                    let normalized = isFalse ? "off" : rv.resolvedTagName == .str ? raw : ""
                     guard let setting = RuleSetting(rawValue: normalized) else {
                         throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(raw)'")
                     }
@@ -120,25 +160,39 @@ public struct Configuration: Sendable, Hashable {
                     guard let map = item.mapping else { throw fail(item, "each app must be a mapping") }
                     var app = App(entitlements: "")
                     var hasEntitlements = false
+                    var seenAppKeys = Set<String>()
                     for (ak, av) in map {
                         guard let akey = ak.scalar?.string else { throw fail(ak, "keys must be strings") }
+                        guard seenAppKeys.insert(akey).inserted else { throw fail(ak, "'apps.\(akey)' is given twice") }
                         switch akey {
                         case "name": app.name = try string(av, "apps.name")
                         case "entitlements": app.entitlements = try string(av, "apps.entitlements"); hasEntitlements = true
                         case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
                         case "profile": app.profile = try string(av, "apps.profile")
                         case "team": app.team = try string(av, "apps.team")
-                        default: throw fail(ak, "unknown key 'apps.\(akey)' (known: name, entitlements, bundle-id, profile, team)")
+                        default: throw fail(ak, "unknown key 'apps.\(akey)' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
                         }
                     }
                     guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
                     config.apps.append(app)
                 }
             default:
-                throw fail(k, "unknown key '\(key)' (known: team, apps, rules, exclude, lock, variables)")
+                throw fail(k, "unknown key '\(key)' (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
         }
         return config
+    }
+
+    /// What YAML made of a plain scalar that is not a string, for messages.
+    static func yamlTypeName(_ node: Node) -> String {
+        switch node.resolvedTagName {
+        case .int: return "a number"
+        case .float: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        case .timestamp: return "a date"
+        default: return "'\(node.resolvedTagName.rawValue)'"
+        }
     }
 
     static func yamlLine(_ error: Error) -> Int {

@@ -132,6 +132,7 @@ public enum Paths {
     public static func walk(_ root: String, limit: Int = 1_000_000, accept: (String) -> Bool) -> [String] {
         var out: [String] = []
         var stack = [root]
+        let ignore = GitIgnore(walking: root) // .gitignore, inside a git work tree (GitIgnore.swift)
         while let dir = stack.popLast() {
             guard let d = opendir(dir) else { continue }
             var names: [(String, UInt8)] = []
@@ -157,12 +158,13 @@ public enum Paths {
                     type = st.st_mode & S_IFMT
                 }
                 if type == S_IFDIR {
-                    if !skippedFolders.contains(name) { stack.append(path) }
+                    if !skippedFolders.contains(name), ignore?.ignores(path, isDirectory: true) != true { stack.append(path) }
                 } else if type == S_IFLNK {
                     // Follow symlinked files, never symlinked folders.
                     var target = stat()
-                    if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, accept(path) { out.append(path) }
-                } else if type == S_IFREG, accept(path) {
+                    if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, accept(path),
+                       ignore?.ignores(path, isDirectory: false) != true { out.append(path) }
+                } else if type == S_IFREG, accept(path), ignore?.ignores(path, isDirectory: false) != true {
                     out.append(path)
                     if out.count >= limit { return out.sorted() }
                 }

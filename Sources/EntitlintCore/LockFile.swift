@@ -24,6 +24,13 @@ public struct LockFile: Sendable, Hashable, Codable {
     public var version: Int
     /// Keyed by unit name.
     public var units: [String: Entry]
+    /// What the entries were taken from, for messages, when not a lock file: `revision main`
+    /// for `--against main`. Not written to the file.
+    public var reference: String?
+
+    enum CodingKeys: String, CodingKey {
+        case version, units
+    }
 
     public init(units: [String: Entry] = [:]) {
         self.version = 1

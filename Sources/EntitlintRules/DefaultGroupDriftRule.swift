@@ -4,13 +4,14 @@ import EntitlintCore
 struct DefaultGroupDriftRule: Rule {
     static let description = RuleDescription(
         id: "default-group-drift", severity: .error,
-        summary: "The unit's default access group differs from the one recorded in the lock file.",
+        summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores items in the default group, element 0 of the access-group \
         list (DOMAIN.md section 1). It silently changes when the bundle ID changes with no keychain-access-groups, \
         when a shared group is put first, when the list is reordered, or when the App ID prefix changes (section 4). \
         Items saved before stay in the old group and become unreachable once it leaves the list. `entitlint lock` \
-        records every unit's default group in `entitlint.lock`; this rule compares against it.
+        records every unit's default group in `entitlint.lock`; this rule compares against it, or, with \
+        `lint --against REV`, against the default group of the same unit in the files as they were at revision REV.
         """,
         triggering: [
             RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
@@ -33,11 +34,11 @@ struct DefaultGroupDriftRule: Rule {
         guard let lock = context.lock, let entry = lock.units[context.unit.name],
               let current = context.accessGroups.defaultGroup else { return [] }
         guard current.value != entry.defaultAccessGroup else { return [] }
-        var message = "default access group changed from \"\(entry.defaultAccessGroup)\" (lock file) to \"\(current.value)\""
+        var message = "default access group changed from \"\(entry.defaultAccessGroup)\" (\(lock.reference ?? "lock file")) to \"\(current.value)\""
         if let old = entry.bundleID, let new = context.unit.bundleID?.value, old != new {
             message += " because the bundle ID changed from \(old) to \(new)"
         }
-        message += ": items saved without kSecAttrAccessGroup stay in \"\(entry.defaultAccessGroup)\" and are lost once it leaves the list; put \"\(entry.defaultAccessGroup)\" first in keychain-access-groups, or migrate the items and run `entitlint lock`"
+        message += ": items saved without kSecAttrAccessGroup stay in \"\(entry.defaultAccessGroup)\" and are lost once it leaves the list; put \"\(entry.defaultAccessGroup)\" first in keychain-access-groups, or migrate the items\(lock.reference == nil ? " and run `entitlint lock`" : "")"
         let location = current.location.isKnown ? current.location : context.located(context.keyLocation(current.key ?? "application-identifier"))
         return [finding(message, in: context, at: location, keyPath: "default-access-group")]
     }

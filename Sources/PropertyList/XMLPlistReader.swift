@@ -29,7 +29,16 @@ public enum XMLPlistReader {
                 guard let ctxt = xmlCreateMemoryParserCtxt(cbytes, Int32(buf.count)) else {
                     return PlistError(.malformedXML, "libxml2 could not create a parser")
                 }
-                defer { xmlFreeParserCtxt(ctxt) }
+                defer {
+                    // libxml2 builds a document of its own to hold entity declarations in SAX
+                    // mode ("expat compatibility"); the context does not free it (found by
+                    // fuzzing: a leak per file with an internal subset).
+                    if let doc = ctxt.pointee.myDoc {
+                        xmlFreeDoc(doc)
+                        ctxt.pointee.myDoc = nil
+                    }
+                    xmlFreeParserCtxt(ctxt)
+                }
                 ctxt.pointee.sax.pointee = SAXBuilder.handler
                 _ = xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                                                  | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue))

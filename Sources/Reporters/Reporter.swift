@@ -9,13 +9,21 @@ public struct Report: Sendable {
     public var rules: [RuleDescription]
     /// Every file checked, as shown in findings (for formats that list clean files: JUnit).
     public var paths: [String]
+    /// Whether the human formats (`text`, `github`) end with the summary line (`--quiet` turns it off).
+    public var showSummary: Bool
+    /// The repository the run is in, for formats that want paths relative to its root (SARIF,
+    /// GitLab, GitHub); nil: paths as shown.
+    public var sourceRoot: SourceRoot?
 
-    public init(findings: [Finding], files: Int, colour: Bool = false, rules: [RuleDescription] = [], paths: [String] = []) {
+    public init(findings: [Finding], files: Int, colour: Bool = false, rules: [RuleDescription] = [], paths: [String] = [],
+                showSummary: Bool = true, sourceRoot: SourceRoot? = nil) {
         self.findings = findings
         self.files = files
         self.colour = colour
         self.rules = rules
         self.paths = paths
+        self.showSummary = showSummary
+        self.sourceRoot = sourceRoot
     }
 
     public var errors: Int { findings.filter { $0.severity == .error }.count }
@@ -25,11 +33,19 @@ public struct Report: Sendable {
 
 public protocol Reporter: Sendable {
     static var identifier: String { get }
+    /// True for formats read by a code host (paths relative to the repository root).
+    static var usesRepositoryPaths: Bool { get }
     func render(_ report: Report) -> String
 }
 
+extension Reporter {
+    public static var usesRepositoryPaths: Bool { false }
+}
+
 public enum Reporters {
-    public static let all: [any Reporter] = [TextReporter(), JSONReporter()]
+    public static let all: [any Reporter] = [
+        TextReporter(), JSONReporter(), SARIFReporter(), JUnitReporter(), CheckstyleReporter(), GitHubReporter(), GitLabReporter(),
+    ]
     public static var identifiers: [String] { all.map { type(of: $0).identifier } }
     public static func reporter(named name: String) -> (any Reporter)? {
         all.first { type(of: $0).identifier == name }

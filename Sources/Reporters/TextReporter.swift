@@ -1,7 +1,7 @@
 public import EntitlintCore
 
 /// `path:line:col: severity: message [rule-id]`, the form Xcode and editors link, then a
-/// one-line summary. Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).
+/// one-line summary (not with `--quiet`). Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).
 public struct TextReporter: Reporter {
     public static let identifier = "text"
     public init() {}
@@ -22,7 +22,7 @@ public struct TextReporter: Reporter {
                 out += "\(position): \(sev): \(f.message) [\(f.rule)]\n"
             }
         }
-        out += summary(report) + "\n"
+        if report.showSummary { out += summary(report) + "\n" }
         return out
     }
 

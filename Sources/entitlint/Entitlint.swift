@@ -13,7 +13,7 @@ struct Entitlint: ParsableCommand {
         commandName: "entitlint",
         abstract: "Lint Apple entitlements and provisioning profiles for keychain access-group mistakes.",
         version: EntitlintVersion.current,
-        subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, GenerateDocs.self],
+        subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, Init.self, InstallHook.self, GenerateDocs.self],
         defaultSubcommand: Lint.self
     )
 }
@@ -123,19 +123,46 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var facts: FactOptions
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format: text, json, sarif, junit, checkstyle, github or gitlab.")
     var format: String = "text"
 
-    @Flag(help: "Fail (exit 1) on warnings too, not only on errors.")
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report file (repeatable), e.g. sarif:entitlint.sarif.", valueName: "format:path"))
+    var reports: [String] = []
+
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run with exit 1 (default: error).")
+    var failOn: Severity?
+
+    @Flag(help: "Same as --fail-on warning.")
     var strict = false
 
-    @Flag(name: .customLong("no-color"), help: "Never colour the text output.")
+    @Flag(help: "Print only the findings: no summary line.")
+    var quiet = false
+
+    @Option(help: "Colour the text output; auto: on a terminal, unless NO_COLOR is set.")
+    var color: ColorChoice = .auto
+
+    @Flag(name: .customLong("no-color"), help: "Same as --color never.")
     var noColor = false
 
+    @Option(name: .customLong("stdin-filename"), help: "Lint standard input (also the path -), reported under this file name.")
+    var stdinFilename: String?
+
+    @OptionGroup var changes: ChangeOptions
+
     func run() throws {
-        try LintInvocation(paths: paths, facts: facts.values, format: format, strict: strict, noColor: noColor).run()
+        var run = LintInvocation(paths: paths, facts: facts.values, format: format, strict: strict, noColor: noColor)
+        run.reports = reports
+        run.failOn = failOn
+        run.quiet = quiet
+        run.color = color
+        run.stdinFilename = stdinFilename
+        run.changes = changes.values
+        try run.run()
     }
 }
+
+extension Severity: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}
 
 /// One `lint` run.
 struct LintInvocation {
@@ -144,21 +171,70 @@ struct LintInvocation {
     var format = "text"
     var strict = false
     var noColor = false
+    /// `--report FORMAT:PATH`, in order.
+    var reports: [String] = []
+    var failOn: Severity?
+    var quiet = false
+    var color = ColorChoice.auto
+    var stdinFilename: String?
+    /// `--baseline`, `--write-baseline`, `--staged`, `--changed-since`, `--against`.
+    var changes = ChangeValues()
 
     func run() throws {
-        guard let reporter = Reporters.reporter(named: format) else {
-            throw CLIError("unknown format '\(format)' (known: \(Reporters.identifiers.joined(separator: ", ")))")
-        }
-        let options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        let plan: ReportPlan
+        do { plan = try ReportPlan(format: format, reports: reports) } catch { throw CLIError(error.description) }
+        let stdinName = try standardInputName()
+        var options = try facts.options(paths: stdinName == nil ? paths : [], knownRules: RuleRegistry.ids)
+        try changes.prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
+        let baselines = try changes.loadBaselines(options)
         let linter = Linter(rules: RuleRegistry.all, severityOverrides: options.configuration?.rules ?? [:])
-        let result: LintResult
-        do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
-        let report = Report(findings: result.findings, files: result.files, colour: !noColor && Output.colourAllowed && format == "text")
-        Output.write(reporter.render(report))
-        let failing: Severity = strict ? .warning : .error
-        if result.findings.contains(where: { $0.severity >= failing }) {
+        var result: LintResult
+        do {
+            if let stdinName { result = try linter.lintStandardInput(options, name: stdinName) } else { result = try linter.lint(options) }
+        } catch { throw CLIError(error.description) }
+        if try changes.writeBaselineIfAsked(result, baselines: baselines) { return }
+        changes.applyBaseline(baselines, to: &result)
+        let colour = format == TextReporter.identifier && !noColor
+            && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
+        let report = Report(findings: result.findings, files: result.files, colour: colour,
+                            rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: options.configuration?.rules ?? [:]) : [],
+                            paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
+                            showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
+        Output.write(plan.console.render(report))
+        if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
+        do { try plan.writeFiles(report) } catch { throw CLIError(error.description) }
+        if result.findings.contains(where: { $0.severity >= failingLevel(options.configuration) }) {
             throw ExitCode(1)
         }
+    }
+
+    /// `--fail-on`, else `--strict` (`--fail-on warning`), else the config's `fail-on`, else errors only.
+    func failingLevel(_ config: Configuration?) -> Severity { failOn ?? (strict ? .warning : config?.failOn ?? .error) }
+
+    /// The name standard input is linted under, when the run reads it: the path `-`, or
+    /// `--stdin-filename` (with `-` or no path). Without a name it is `<stdin>`.
+    func standardInputName() throws -> String? {
+        guard paths.contains("-") || stdinFilename != nil else { return nil }
+        guard paths.allSatisfy({ $0 == "-" }) else {
+            throw CLIError(paths.contains("-") ? "the path - (standard input) cannot be combined with other paths"
+                                               : "--stdin-filename lints standard input: give - as the only path, or no path")
+        }
+        return stdinFilename ?? Linter.standardInputName
+    }
+
+    /// The `github` format's job summary, appended to the file `GITHUB_STEP_SUMMARY` names (the one
+    /// side effect of a format, kept out of rendering). A summary that cannot be written is a
+    /// warning: the annotations and the exit status still stand.
+    static func appendStepSummary(_ report: Report) {
+        guard let variable = getenv("GITHUB_STEP_SUMMARY"), variable.pointee != 0 else { return }
+        let path = String(cString: variable)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            Output.error("warning: cannot append the job summary to \(path) (GITHUB_STEP_SUMMARY): \(String(cString: strerror(errno)))")
+            return
+        }
+        Output.write(GitHubReporter.stepSummary(report), fd: fd)
+        close(fd)
     }
 
     /// The common `entitlint [lint] [options] PATH...` command line, read without
@@ -173,7 +249,7 @@ struct LintInvocation {
         while let a = args.first {
             args = args.dropFirst()
             if onlyPaths || !a.hasPrefix("-") || a == "-" {
-                if !onlyPaths, ["lock", "rules", "explain", "generate-docs", "help"].contains(a), inv.paths.isEmpty { return nil }
+                if !onlyPaths, ["lock", "rules", "explain", "init", "install-hook", "generate-docs", "help"].contains(a), inv.paths.isEmpty { return nil }
                 inv.paths.append(a)
                 continue
             }
@@ -181,10 +257,20 @@ struct LintInvocation {
             switch a {
             case "--strict": inv.strict = true
             case "--no-color": inv.noColor = true
-            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size":
+            case "--quiet": inv.quiet = true
+            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size",
+                 "--report", "--fail-on", "--color", "--stdin-filename":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()
                 switch a {
+                case "--report": inv.reports.append(v)
+                case "--stdin-filename": inv.stdinFilename = v
+                case "--fail-on":
+                    guard let s = Severity(rawValue: v) else { return nil }
+                    inv.failOn = s
+                case "--color":
+                    guard let c = ColorChoice(rawValue: v) else { return nil }
+                    inv.color = c
                 case "--profile": inv.facts.profile = v
                 case "--bundle-id": inv.facts.bundleID = v
                 case "--team-id": inv.facts.teamID = v

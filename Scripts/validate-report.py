@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Validates an Entitlint report against the real schema of its format.
+
+    python3 Scripts/validate-report.py sarif  REPORT [SCHEMA_DIR]
+    python3 Scripts/validate-report.py gitlab REPORT [SCHEMA_DIR]
+
+SCHEMA_DIR defaults to ../shared/schemas next to the repository. Exit status: 0 valid, 1 invalid
+(each problem on a line), 2 bad usage, 3 the `jsonschema` package is missing.
+
+- sarif: the whole log against `sarif-schema-2.1.0.json` (draft-04, so `Draft4Validator`), then
+  what GitHub code scanning asks on top ("SARIF support for code scanning"): `$schema`, rules with
+  short and full descriptions (at most 1024 characters) and help text and Markdown, a `ruleIndex`
+  pointing at the result's rule, a location with a relative, percent-encoded URI, `startLine` >= 1,
+  and `partialFingerprints.primaryLocationLineHash`.
+- gitlab: a JSON array, each element against `gitlab-codequality-codeclimate.json` (GitLab applies
+  the schema per element), fingerprints unique, severities among GitLab's five.
+
+XML formats are checked with `xmllint --noout --schema` directly (see the tests).
+"""
+import json
+import os
+import re
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("the Python package jsonschema is not installed (pip install jsonschema)", file=sys.stderr)
+    sys.exit(3)
+
+# RFC 3986: a relative reference made of unreserved characters, `/` and percent-encodings.
+RELATIVE_URI = re.compile(r"^(?:[A-Za-z0-9\-._~/]|%[0-9A-F]{2})+$")
+FILE_URI = re.compile(r"^file:///(?:[A-Za-z0-9\-._~/]|%[0-9A-F]{2})*$")
+
+
+def schema_errors(validator_class, schema, instance, where=""):
+    validator = validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
+    return [f"{where}{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}"
+            for e in validator.iter_errors(instance)]
+
+
+def check_sarif(log, schema_dir):
+    with open(os.path.join(schema_dir, "sarif-schema-2.1.0.json")) as f:
+        schema = json.load(f)
+    problems = schema_errors(jsonschema.Draft4Validator, schema, log)
+    if not log.get("$schema"):
+        problems.append("$schema is missing")
+    if log.get("version") != "2.1.0":
+        problems.append("version is not 2.1.0")
+    for r, run in enumerate(log.get("runs", [])):
+        driver = run.get("tool", {}).get("driver", {})
+        rules = driver.get("rules")
+        if not driver.get("name"):
+            problems.append(f"runs/{r}: tool.driver.name is missing")
+        if not isinstance(rules, list) or not rules:
+            problems.append(f"runs/{r}: tool.driver.rules is missing or empty")
+            rules = []
+        for i, rule in enumerate(rules):
+            where = f"runs/{r}/tool/driver/rules/{i} ({rule.get('id')})"
+            for key in ("shortDescription", "fullDescription"):
+                text = rule.get(key, {}).get("text", "")
+                if not text:
+                    problems.append(f"{where}: {key}.text is missing")
+                if len(text) > 1024:
+                    problems.append(f"{where}: {key}.text is longer than 1024 characters")
+            if not rule.get("help", {}).get("text"):
+                problems.append(f"{where}: help.text is missing")
+            if not rule.get("help", {}).get("markdown"):
+                problems.append(f"{where}: help.markdown is missing")
+            if rule.get("defaultConfiguration", {}).get("level") not in ("note", "warning", "error"):
+                problems.append(f"{where}: defaultConfiguration.level is not note, warning or error")
+        for i, result in enumerate(run.get("results", [])):
+            where = f"runs/{r}/results/{i}"
+            index = result.get("ruleIndex")
+            if not isinstance(index, int) or not 0 <= index < len(rules):
+                problems.append(f"{where}: ruleIndex {index} is not an index into the rules")
+            elif rules[index].get("id") != result.get("ruleId"):
+                problems.append(f"{where}: ruleIndex {index} names {rules[index].get('id')}, not {result.get('ruleId')}")
+            if result.get("level") not in ("note", "warning", "error"):
+                problems.append(f"{where}: level is not note, warning or error")
+            if not result.get("message", {}).get("text"):
+                problems.append(f"{where}: message.text is missing")
+            locations = result.get("locations") or []
+            if not locations:
+                problems.append(f"{where}: no location")
+            else:
+                physical = locations[0].get("physicalLocation", {})
+                uri = physical.get("artifactLocation", {}).get("uri", "")
+                if not (RELATIVE_URI.match(uri) or FILE_URI.match(uri)):
+                    problems.append(f"{where}: artifactLocation.uri {uri!r} is not a percent-encoded relative path")
+                if uri.startswith("/") or uri.startswith("../"):
+                    problems.append(f"{where}: artifactLocation.uri {uri!r} is not below the repository root")
+                region = physical.get("region")
+                if region is not None and not (isinstance(region.get("startLine"), int) and region["startLine"] >= 1):
+                    problems.append(f"{where}: region.startLine is not >= 1")
+            if not result.get("partialFingerprints", {}).get("primaryLocationLineHash"):
+                problems.append(f"{where}: partialFingerprints.primaryLocationLineHash is missing")
+    return problems
+
+
+def check_gitlab(issues, schema_dir):
+    with open(os.path.join(schema_dir, "gitlab-codequality-codeclimate.json")) as f:
+        schema = json.load(f)
+    if not isinstance(issues, list):
+        return ["the report is not a JSON array"]
+    problems = []
+    seen = set()
+    for i, issue in enumerate(issues):
+        problems += schema_errors(jsonschema.Draft7Validator, schema, issue, where=f"[{i}]/")
+        if issue.get("severity") not in ("info", "minor", "major", "critical", "blocker"):
+            problems.append(f"[{i}]: severity {issue.get('severity')!r} is not one GitLab knows")
+        fingerprint = issue.get("fingerprint")
+        if fingerprint in seen:
+            problems.append(f"[{i}]: fingerprint {fingerprint} is not unique")
+        seen.add(fingerprint)
+        location = issue.get("location", {})
+        path = location.get("path", "")
+        if not path or path.startswith("/"):
+            problems.append(f"[{i}]: location.path {path!r} is not a relative path")
+        begin = location.get("lines", {}).get("begin")
+        if not isinstance(begin, int) or begin < 1:
+            problems.append(f"[{i}]: location.lines.begin is not >= 1")
+    return problems
+
+
+def main(argv):
+    if len(argv) not in (3, 4) or argv[1] not in ("sarif", "gitlab"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema_dir = argv[3] if len(argv) == 4 else os.path.join(here, "..", "..", "shared", "schemas")
+    with open(argv[2], "rb") as f:
+        raw = f.read()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        print(f"{argv[2]}: starts with a byte order mark")
+        return 1
+    document = json.loads(raw)
+    problems = check_sarif(document, schema_dir) if argv[1] == "sarif" else check_gitlab(document, schema_dir)
+    for p in problems:
+        print(f"{argv[2]}: {p}")
+    if not problems:
+        print(f"{argv[2]}: valid {argv[1]} report")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

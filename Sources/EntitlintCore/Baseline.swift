@@ -1,0 +1,211 @@
+import Foundation
+
+/// A baseline: the findings a project has accepted for now (`lint --write-baseline FILE`), hidden
+/// from later runs (`lint --baseline FILE`, or `baseline:` in the configuration) so that only new
+/// ones are reported.
+///
+/// Entries are keyed on rule + path + plist key path (+ the profile's UUID for findings in a
+/// profile), never on line numbers: editing a file elsewhere does not bring its findings back,
+/// and replacing a profile does. Paths are relative to the baseline's folder, so the file works
+/// from any current folder. The JSON is sorted and stable:
+///
+/// ```json
+/// { "findings" : [ { "key-path" : "keychain-access-groups[0]", "path" : "App/App.entitlements",
+///                    "rule" : "wildcard-access-group" } ],
+///   "version" : 1 }
+/// ```
+public struct Baseline: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable, Codable, Comparable {
+        public var rule: String
+        /// Relative to the baseline's folder, with `/`.
+        public var path: String
+        public var keyPath: String?
+        /// The UUID of the profile a finding in a profile file concerns.
+        public var profile: String?
+        /// How many findings share this key (omitted when 1).
+        public var count: Int?
+
+        public init(rule: String, path: String, keyPath: String? = nil, profile: String? = nil, count: Int? = nil) {
+            self.rule = rule
+            self.path = path
+            self.keyPath = keyPath
+            self.profile = profile
+            self.count = count
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case rule, path, profile, count
+            case keyPath = "key-path"
+        }
+
+        /// The entry without its count: what findings are matched on.
+        public var key: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile) }
+        var times: Int { count ?? 1 }
+
+        public static func < (a: Entry, b: Entry) -> Bool {
+            (a.path, a.rule, a.keyPath ?? "", a.profile ?? "") < (b.path, b.rule, b.keyPath ?? "", b.profile ?? "")
+        }
+
+        /// `rule path [key path] [profile UUID]`, for listing unmatched entries.
+        public var summary: String {
+            var s = "\(rule) \(path)"
+            if let keyPath { s += " \(keyPath)" }
+            if let profile { s += " (profile \(profile))" }
+            return s
+        }
+    }
+
+    public var version: Int
+    public var findings: [Entry]
+
+    public init(findings: [Entry] = []) {
+        version = 1
+        self.findings = findings
+    }
+
+    public enum LoadError: Error, CustomStringConvertible, Equatable {
+        case unreadable(String, String)
+        case invalid(String, String)
+        public var description: String {
+            switch self {
+            case .unreadable(let p, let why): return "cannot read the baseline \(p): \(why)"
+            case .invalid(let p, let why): return "the baseline \(p) is not valid: \(why)"
+            }
+        }
+    }
+
+    public static func load(path: String) throws(LoadError) -> Baseline {
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(path, limit: 64 << 20) } catch {
+            throw .unreadable(path, error == .notFound ? "no such file (write one with --write-baseline \(path))" : "\(error)")
+        }
+        let baseline: Baseline
+        do { baseline = try JSONDecoder().decode(Baseline.self, from: Data(bytes)) } catch {
+            throw .invalid(path, Self.describe(error))
+        }
+        guard baseline.version == 1 else { throw .invalid(path, "unsupported version \(baseline.version)") }
+        if let bad = baseline.findings.first(where: { $0.times < 1 }) {
+            throw .invalid(path, "count of \(bad.summary) must be at least 1")
+        }
+        return baseline
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "missing '\(key.stringValue)'\(Self.at(context.codingPath))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "wrong type\(Self.at(context.codingPath))"
+        case .dataCorrupted(let context)?:
+            return context.codingPath.isEmpty ? "not JSON" : "bad value\(Self.at(context.codingPath))"
+        default:
+            return "\(error)"
+        }
+    }
+
+    static func at(_ path: [any CodingKey]) -> String {
+        path.isEmpty ? "" : " at " + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    /// Sorted, pretty, stable JSON with a final newline.
+    public func encoded() -> [UInt8] {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? enc.encode(self)) ?? Data()
+        return Array(data) + [0x0A]
+    }
+
+    // MARK: - Keys
+
+    /// Turns the findings of a run into baseline keys relative to the baseline's folder.
+    public struct Keyer: Sendable {
+        /// The absolute folder of the baseline file.
+        public var directory: String
+        public var cwd: String
+        /// UUID by profile path as shown (from `LintResult.profiles`).
+        public var profileUUIDs: [String: String]
+
+        public init(baselinePath: String, profiles: [ProfileFile], cwd: String = Paths.currentDirectory()) {
+            self.cwd = cwd
+            directory = Paths.directoryName(Paths.absolute(baselinePath, cwd: cwd))
+            var uuids: [String: String] = [:]
+            for p in profiles { if let u = p.profile.uuid { uuids[p.path] = u.uppercased() } }
+            profileUUIDs = uuids
+        }
+
+        /// A path as shown in findings (relative to the current folder), relative to the baseline.
+        public func path(_ shown: String) -> String {
+            Baseline.relativePath(Paths.absolute(shown, cwd: cwd), from: directory)
+        }
+
+        public func key(_ f: Finding) -> Entry {
+            Entry(rule: f.rule, path: path(f.path), keyPath: f.keyPath, profile: profileUUIDs[f.path])
+        }
+    }
+
+    /// `target` relative to the folder `base` (both absolute), with `..` where needed.
+    public static func relativePath(_ target: String, from base: String) -> String {
+        let t = target.split(separator: "/")
+        let b = base.split(separator: "/")
+        var common = 0
+        while common < t.count, common < b.count, t[common] == b[common] { common += 1 }
+        let up = Array(repeating: "..", count: b.count - common)
+        let parts = up + t[common...].map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    // MARK: - Recording and applying
+
+    /// The baseline of `findings`. Entries of `previous` for files not checked in this run
+    /// (`checked`: paths as shown in findings) are kept, as the lock file keeps units not in the run.
+    public static func recording(_ findings: [Finding], keyer: Keyer, checked: [String], previous: Baseline?) -> Baseline {
+        var counts: [Entry: Int] = [:]
+        for f in findings { counts[keyer.key(f), default: 0] += 1 }
+        let checkedPaths = Set(checked.map(keyer.path))
+        for e in previous?.findings ?? [] where !checkedPaths.contains(e.path) {
+            counts[e.key, default: 0] += e.times
+        }
+        let entries = counts.map { key, n in
+            var e = key
+            e.count = n > 1 ? n : nil
+            return e
+        }
+        return Baseline(findings: entries.sorted())
+    }
+
+    public struct Application: Sendable {
+        /// The findings not in the baseline: what the run reports.
+        public var findings: [Finding]
+        /// How many findings the baseline hid.
+        public var hidden: Int
+        /// Entries for files checked in this run that matched no finding (or fewer than their
+        /// count): fixed since, so the baseline can be pruned.
+        public var unmatched: [Entry]
+    }
+
+    /// Hides the findings the baseline lists. Entries of files not checked in this run are
+    /// neither used nor reported as unmatched.
+    public func apply(to findings: [Finding], keyer: Keyer, checked: [String]) -> Application {
+        var remaining: [Entry: Int] = [:]
+        for e in self.findings { remaining[e.key, default: 0] += e.times }
+        var kept: [Finding] = []
+        var hidden = 0
+        for f in findings {
+            let key = keyer.key(f)
+            if let n = remaining[key], n > 0 {
+                remaining[key] = n - 1
+                hidden += 1
+            } else {
+                kept.append(f)
+            }
+        }
+        let checkedPaths = Set(checked.map(keyer.path))
+        var unmatched: [Entry] = []
+        for (key, n) in remaining where n > 0 && checkedPaths.contains(key.path) {
+            var e = key
+            e.count = n > 1 ? n : nil
+            unmatched.append(e)
+        }
+        return Application(findings: kept, hidden: hidden, unmatched: unmatched.sorted())
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The plain git pre-commit hook `entitlint install-hook` writes: it lints the staged version of
+/// the staged entitlements files and profiles (`entitlint lint --staged`), and a finding at or
+/// above the failing level stops the commit.
+public enum GitHook {
+    /// The line that marks a hook as Entitlint's: such a hook may be replaced without `--force`.
+    public static let marker = "# entitlint-managed-hook"
+
+    /// The hook script. `executable` (absolute) is tried first, then `entitlint` on `PATH`.
+    public static func script(executable: String?) -> String {
+        var s = """
+        #!/bin/sh
+        \(marker): written by `entitlint install-hook`, which may replace it.
+        # Lints the staged version of the staged entitlements files and profiles before each commit;
+        # findings at or above the failing level stop the commit (`git commit --no-verify` skips it).
+
+        """
+        if let executable {
+            s += "entitlint=\(shellQuoted(executable))\n"
+            s += "[ -x \"$entitlint\" ] || entitlint=entitlint\n"
+        } else {
+            s += "entitlint=entitlint\n"
+        }
+        s += "exec \"$entitlint\" lint --staged\n"
+        return s
+    }
+
+    public static func isEntitlintHook(_ text: String) -> Bool {
+        text.split(separator: "\n").prefix(3).contains { $0.hasPrefix(marker) }
+    }
+
+    /// `s` in single quotes for sh, `'` written as `'\''`.
+    public static func shellQuoted(_ s: String) -> String {
+        "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    /// The pre-commit hook's path: in `core.hooksPath` when set, else in the repository's hooks
+    /// folder (`git rev-parse --git-path hooks`, right for worktrees too).
+    public static func path(in repository: GitRepository) throws(GitRepository.GitError) -> String {
+        let configured = try GitRepository.run(["config", "--get", "core.hooksPath"], in: repository.topLevel)
+        let hooksPath = String(decoding: configured.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+        var folder: String
+        if configured.status == 0, !hooksPath.isEmpty {
+            folder = hooksPath
+        } else {
+            let r = try GitRepository.run(["rev-parse", "--git-path", "hooks"], in: repository.topLevel)
+            guard r.status == 0 else { throw GitRepository.GitError("cannot find the hooks folder: git rev-parse --git-path hooks failed") }
+            folder = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        if folder.hasPrefix("~/"), let home = getenv("HOME") { folder = String(cString: home) + folder.dropFirst() }
+        if !folder.hasPrefix("/") { folder = repository.absolute(folder) }
+        return folder + "/pre-commit"
+    }
+
+    /// The absolute path of the running executable, when it can be told.
+    public static func currentExecutable() -> String? {
+        #if os(Linux)
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        if n > 0 {
+            buf[n] = 0
+            return String(cString: buf)
+        }
+        #endif
+        guard let arg0 = CommandLine.arguments.first, arg0.contains("/") else { return nil }
+        return Paths.absolute(arg0)
+    }
+}

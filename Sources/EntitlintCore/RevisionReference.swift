@@ -1,0 +1,62 @@
+/// `lint --against REV`: the reference point of `default-group-drift` taken from git instead of a
+/// lock file (DOMAIN.md section 4: "the same files at a git revision").
+///
+/// The units of the run are formed again from the files as they were at REV, read from git
+/// (nothing is checked out or written): the entitlements files, the profiles, and the
+/// configuration as it was there (the current one when it did not exist yet, or no longer parses).
+/// Flags (`--team-id`, `--bundle-id`, `--profile`) apply to both sides. A unit whose default group
+/// at REV is symbolic (its team or bundle ID was unknown there) is not compared: Entitlint never
+/// guesses a value.
+public enum RevisionReference {
+    public static func lock(at revision: String, repository: GitRepository, options: LintOptions,
+                            knownRules: Set<String>) throws(UsageError) -> LockFile {
+        let commit: String
+        let tree: [String]
+        do {
+            commit = try repository.resolve(revision)
+            tree = try repository.files(at: commit)
+        } catch {
+            throw UsageError(error.description)
+        }
+        let cwd = Paths.currentDirectory()
+        let configRelative = options.configuration?.path.flatMap { repository.relative(Paths.absolute($0, cwd: cwd)) }
+        let wanted = tree.filter { path in
+            let e = Linter.ext(path)
+            return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) || path == configRelative
+        }
+        let files = VirtualFiles.git(repository, revision: commit, paths: wanted, exclusive: true)
+
+        var old = options
+        old.virtualFiles = files
+        old.readLock = false
+        old.lock = nil
+        old.parallel = false
+        // The configuration as it was at REV, resolved from the same place.
+        if let current = options.configuration, let path = current.path, files.contains(path, cwd: cwd),
+           case .success(let bytes)? = files.bytes(path, cwd: cwd),
+           let then = try? Configuration.parse(String(decoding: bytes, as: UTF8.self), path: path, knownRules: knownRules) {
+            old.configuration = then
+        }
+        // Only what existed at REV: a file added since has nothing to compare with.
+        if var config = old.configuration {
+            config.apps = config.apps.filter { files.kind(config.resolve($0.entitlements), cwd: cwd) == .file }
+            for i in config.apps.indices {
+                if let p = config.apps[i].profile, files.kind(config.resolve(p), cwd: cwd) == .missing { config.apps[i].profile = nil }
+            }
+            config.profiles = config.profiles.filter { files.kind(config.resolve($0), cwd: cwd) != .missing }
+            old.configuration = config
+        }
+        if let p = old.profilePath, files.kind(p, cwd: cwd) == .missing { old.profilePath = nil }
+        old.paths = options.paths.filter { files.kind($0, cwd: cwd) != .missing }
+
+        var lock = LockFile()
+        lock.reference = "at revision \(revision)"
+        guard !old.paths.isEmpty else { return lock }
+        let result = try Linter(rules: []).lint(old)
+        for unit in result.units {
+            guard let group = unit.accessGroups.defaultGroup, group.isConcrete else { continue }
+            lock.units[unit.name] = LockFile.entry(for: unit)
+        }
+        return lock
+    }
+}

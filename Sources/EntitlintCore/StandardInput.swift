@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PropertyList
+
+extension FileReader {
+    /// Reads standard input to its end, refusing more than `limit` bytes (`--max-file-size`).
+    public static func readStandardInput(limit: Int) throws(ReadError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { raw in Glibc_read(STDIN_FILENO, raw.baseAddress!, raw.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(errnoText())
+            }
+            if n == 0 { return buffer }
+            if buffer.count + n > limit { throw .tooLarge(limit: limit) }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+extension Linter {
+    /// What findings call standard input when no `--stdin-filename` names it.
+    public static let standardInputName = "<stdin>"
+
+    /// Lints one file read from standard input (`entitlint lint -`, editors, `git show REV:path |`),
+    /// reported under `name`. `name` stands for the file's path: its extension says whether it is a
+    /// profile, and a config app whose `entitlements` is `name` gives the unit its facts and profile.
+    /// Input larger than `options.limits.maxBytes` is a `parse-error`, as for files.
+    public func lintStandardInput(_ options: LintOptions, name: String) throws(UsageError) -> LintResult {
+        let input: ParsedInput
+        do {
+            let bytes = try FileReader.readStandardInput(limit: options.limits.maxBytes)
+            input = Self.parse(bytes: bytes, path: name, limits: options.limits)
+        } catch {
+            input = .failed(reason: "cannot read standard input: \(error)", location: .unknown)
+        }
+        return try lint(options, input: input, name: name)
+    }
+
+    /// Lints bytes as the file `name` with the run's facts, profiles and lock: the pipeline of
+    /// `lint(_:)` for one input that is not on disk.
+    public func lint(_ options: LintOptions, bytes: [UInt8], name: String) throws(UsageError) -> LintResult {
+        try lint(options, input: Self.parse(bytes: bytes, path: name, limits: options.limits), name: name)
+    }
+
+    func lint(_ options: LintOptions, input: ParsedInput, name: String) throws(UsageError) -> LintResult {
+        let cwd = Paths.currentDirectory()
+        let abs = Paths.absolute(name, cwd: cwd)
+
+        // Profiles the run names: --profile, and the profile of the config app that `name` is.
+        var extraProfiles: [String] = []
+        if let p = options.profilePath { extraProfiles.append(p) }
+        if let config = options.configuration {
+            for app in config.apps where Paths.absolute(config.resolve(app.entitlements), cwd: cwd) == abs {
+                if let p = app.profile { extraProfiles.append(config.resolve(p)) }
+            }
+        }
+        for p in extraProfiles where Paths.kind(p) == .missing {
+            throw UsageError("no such profile: \(p)")
+        }
+        var seen = Set<String>()
+        extraProfiles = extraProfiles.filter { seen.insert(Paths.absolute($0, cwd: cwd)).inserted }
+
+        var findings: [Finding] = []
+        var profiles: [ProfileFile] = []
+        var byAbs: [String: ParsedInput] = [:]
+        func parseError(_ reason: String, _ location: SourceLocation, path: String, profile: Bool) {
+            findings.append(Finding(rule: "parse-error", severity: .error,
+                                    message: "cannot parse \(profile ? "profile" : "property list"): \(reason)",
+                                    path: path, line: location.line, column: location.column))
+        }
+        for p in extraProfiles {
+            let shown = Paths.display(p, cwd: cwd)
+            let parsed = Self.parse(path: p, limits: options.limits)
+            switch parsed {
+            case .profile(let profile):
+                byAbs[Paths.absolute(p, cwd: cwd)] = parsed
+                profiles.append(ProfileFile(path: shown, profile: profile))
+            case .failed(let reason, let location):
+                parseError(reason, location, path: shown,
+                           profile: Self.isProfilePath(p))
+            case .entitlements:
+                break
+            }
+        }
+
+        var units: [SigningUnit] = []
+        switch input {
+        case .failed(let reason, let location):
+            parseError(reason, location, path: name,
+                       profile: Self.isProfilePath(name))
+        case .profile(let profile):
+            profiles.append(ProfileFile(path: name, profile: profile))
+        case .entitlements(let document):
+            let lock: LockFile?
+            do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
+            let unit = makeUnit(path: name, shown: name, document: document, options: options, profiles: profiles,
+                                byAbs: byAbs, cwd: cwd)
+            let context = UnitContext(unit: unit, lock: lock)
+            for rule in rules { findings += rule.check(context) }
+            units.append(unit)
+        }
+        findings = applySeverities(findings)
+        findings.sort()
+        return LintResult(findings: findings, files: 1 + extraProfiles.count, units: units, profiles: profiles,
+                          paths: [name] + extraProfiles.map { Paths.display($0, cwd: cwd) })
+    }
+}

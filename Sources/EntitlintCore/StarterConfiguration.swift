@@ -1,0 +1,214 @@
+import Foundation
+import Yams
+public import PropertyList
+
+/// `entitlint init`: a commented starter `.entitlint.yml` for the entitlements files and profiles
+/// found in a folder.
+///
+/// It writes only what the files say: an app per entitlements file, named after it; a bundle ID
+/// and a Team ID only where a literal `application-identifier` (`ABCDE12345.com.example.App`) or
+/// `com.apple.developer.team-identifier` states them. Everything else is a commented-out line to
+/// fill in: Entitlint never guesses a value.
+public enum StarterConfiguration {
+    /// One entitlements file found: its path relative to the configuration's folder, and its
+    /// parsed contents (nil when it does not parse).
+    public struct EntitlementsFile: Sendable {
+        public var path: String
+        public var entitlements: PlistDictionary?
+        public init(path: String, entitlements: PlistDictionary?) {
+            self.path = path
+            self.entitlements = entitlements
+        }
+    }
+
+    /// What a file states of itself.
+    struct Stated {
+        var team: (value: String, source: String)?
+        var bundleID: String?
+    }
+
+    static func stated(_ file: EntitlementsFile) -> Stated {
+        var s = Stated()
+        guard let ent = file.entitlements else { return s }
+        let key = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
+        if let appID = ent[key]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
+           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
+            let bundle = String(appID[appID.index(after: dot)...])
+            if !bundle.isEmpty, !bundle.containsASCII("*") { s.bundleID = bundle }
+            s.team = (String(appID[..<dot]), "the \(key) \"\(appID)\" of \(file.path)")
+        }
+        if let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
+            s.team = (t, "the com.apple.developer.team-identifier of \(file.path)")
+        }
+        return s
+    }
+
+    /// The starter file's text. `rules`: every rule id with its default severity, listed
+    /// commented out.
+    public static func text(entitlements: [EntitlementsFile], profiles: [String], rules: [(id: String, severity: Severity)]) -> String {
+        let files = entitlements.sorted { $0.path < $1.path }
+        let stated = files.map(Self.stated)
+        let teams = Set(stated.compactMap { $0.team?.value })
+        let sharedTeam = teams.count == 1 ? stated.compactMap(\.team).first : nil
+
+        var out = """
+        # Entitlint configuration, written by `entitlint init`. Every key is optional; paths are
+        # relative to this file. `entitlint lint` finds it in the current folder or above.
+        # JSON Schema: Examples/entitlint.schema.json in the Entitlint repository.
+
+        """
+        out += "\n"
+        if let sharedTeam {
+            out += "# Team ID, from \(sharedTeam.source).\n"
+            out += "# Check it: the App ID prefix of an App ID made before 2011 is not the Team ID.\n"
+            out += "team: \(quoted(sharedTeam.value))\n"
+        } else {
+            if teams.count > 1 {
+                out += "# The files name more than one team (\(teams.sorted().joined(separator: ", "))): each app says its own below.\n"
+            }
+            out += "# team: ABCDE12345            # your Team ID (10 characters; Membership details in your developer account)\n"
+        }
+        out += "\n"
+
+        if files.isEmpty {
+            out += """
+            # No entitlements files were found. Describe each app (or extension) like this:
+            # apps:
+            #   - name: App
+            #     entitlements: App/App.entitlements
+            #     bundle-id: com.example.App    # PRODUCT_BUNDLE_IDENTIFIER
+            #     profile: profiles/App.mobileprovision
+
+            """
+        } else {
+            out += "# One entry per app or extension. Units are named after `name`; the lock file is keyed by it.\n"
+            out += "apps:\n"
+            let names = uniqueNames(files.map(\.path))
+            for (i, file) in files.enumerated() {
+                out += "  - name: \(quoted(names[i]))\n"
+                out += "    entitlements: \(quoted(file.path))\n"
+                if let bundle = stated[i].bundleID {
+                    out += "    bundle-id: \(quoted(bundle))    # from its application-identifier\n"
+                } else {
+                    out += "    # bundle-id: com.example.\(names[i])    # PRODUCT_BUNDLE_IDENTIFIER of the target\n"
+                }
+                if sharedTeam == nil, let team = stated[i].team {
+                    out += "    team: \(quoted(team.value))    # from \(team.source)\n"
+                }
+                if file.entitlements == nil {
+                    out += "    # (this file does not parse: `entitlint lint \(file.path)` says why)\n"
+                }
+                out += "    # profile: profiles/\(names[i]).mobileprovision\n"
+            }
+            out += "\n"
+        }
+
+        // Profile folders, so that a hook given one changed file still pairs its profile.
+        let folders = Set(profiles.map(Paths.directoryName))
+        if !profiles.isEmpty {
+            out += "# Provisioning profiles to pair with the apps (folders are searched).\n"
+            out += "profiles:\n"
+            var listed: [String] = []
+            for folder in folders.sorted() {
+                if folder == "." {
+                    listed += profiles.filter { Paths.directoryName($0) == "." }.sorted()
+                } else {
+                    listed.append(folder)
+                }
+            }
+            for p in listed { out += "  - \(quoted(p))\n" }
+        } else {
+            out += "# profiles: [profiles]          # folders or files of provisioning profiles to pair with the apps\n"
+        }
+        out += "\n"
+
+        out += "# Severity of each rule: error, warning, note or off (`entitlint rules`, `entitlint explain ID`).\n"
+        out += "# rules:\n"
+        let width = rules.map(\.id.count).max() ?? 0
+        for r in rules {
+            out += "#   \(r.id):" + String(repeating: " ", count: width - r.id.count + 1) + r.severity.rawValue + "\n"
+        }
+        out += """
+
+        # exclude: ["Tests/**"]          # globs of files not to lint, even when named on the command line
+        # lock: entitlint.lock           # each app's default access group: `entitlint lock`, then commit it
+        # baseline: entitlint.baseline.json  # known findings: `entitlint lint --write-baseline entitlint.baseline.json`
+        # fail-on: error                 # the lowest severity that fails the run: error, warning or note
+        # variables:                     # values of custom build variables used in entitlements
+        #   BUNDLE_ID_PREFIX: com.example
+
+        """
+        return out
+    }
+
+    /// Unit names from file names; a name two files share gets its folder's name in front.
+    static func uniqueNames(_ paths: [String]) -> [String] {
+        let stems = paths.map(Paths.stem)
+        var counts: [String: Int] = [:]
+        for s in stems { counts[s, default: 0] += 1 }
+        var used = Set<String>()
+        return zip(paths, stems).map { path, stem in
+            var name = stem
+            if counts[stem]! > 1 {
+                let folder = Paths.baseName(Paths.directoryName(path))
+                name = folder == "." || folder == "/" ? stem : "\(folder)-\(stem)"
+            }
+            var candidate = name
+            var n = 2
+            while !used.insert(candidate).inserted {
+                candidate = "\(name)-\(n)"
+                n += 1
+            }
+            return candidate
+        }
+    }
+
+    /// `s` as a YAML scalar that reads back as the same string: plain when YAML would read it as
+    /// a string, else double-quoted (JSON escapes are valid YAML).
+    static func quoted(_ s: String) -> String {
+        if !s.isEmpty, s.utf8.allSatisfy({ c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x2F || c == 0x5F || c == 0x2D
+        }), s.first != "-", s.first != ".",
+           let node = try? Yams.compose(yaml: "k: " + s), node.mapping?["k"]?.resolvedTagName == .str {
+            return s
+        }
+        var q = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": q += "\\\""
+            case "\\": q += "\\\\"
+            case "\n": q += "\\n"
+            case "\t": q += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x7F { q += String(format: "\\u%04X", u.value) } else { q.unicodeScalars.append(u) }
+            }
+        }
+        return q + "\""
+    }
+
+    /// Scans `directory` as `lint` walks it: its entitlements files (parsed) and profiles, with
+    /// paths relative to it.
+    public static func scan(_ directory: String, limits: PlistLimits = .default) -> (entitlements: [EntitlementsFile], profiles: [String]) {
+        let found = Paths.walk(directory) { p in
+            let e = Linter.ext(p)
+            return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e)
+        }
+        func relative(_ p: String) -> String {
+            if directory == "." { return p }
+            let base = directory.hasSuffix("/") ? directory : directory + "/"
+            return p.hasPrefix(base) ? String(p.dropFirst(base.count)) : p
+        }
+        var entitlements: [EntitlementsFile] = []
+        var profiles: [String] = []
+        for p in found {
+            if Linter.isProfilePath(p) {
+                profiles.append(relative(p))
+                continue
+            }
+            var dict: PlistDictionary?
+            if case .entitlements(let doc) = Linter.parse(path: p, limits: limits) { dict = doc.root.dict ?? PlistDictionary() }
+            entitlements.append(EntitlementsFile(path: relative(p), entitlements: dict))
+        }
+        return (entitlements, profiles)
+    }
+}

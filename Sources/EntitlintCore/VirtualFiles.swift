@@ -1,0 +1,171 @@
+import Foundation
+public import PropertyList
+
+/// Files a run reads from somewhere other than the disk: the git index (`--staged`) or the tree of
+/// a revision (`--against`). Their bytes go through `Linter.parse(bytes:path:limits:)`; nothing is
+/// written to disk for them.
+///
+/// Paths are keyed absolute. An *exclusive* set is the whole world of its run (a revision's tree):
+/// a path it does not hold does not exist. A non-exclusive set lies over the disk (the index over
+/// the work tree): the paths it holds are read from it, every other path from the disk.
+public final class VirtualFiles: @unchecked Sendable {
+    public let exclusive: Bool
+    /// Absolute paths, sorted.
+    public let paths: [String]
+    private let pathSet: Set<String>
+    private let loader: @Sendable ([String]) -> Result<[String: [UInt8]], GitRepository.GitError>
+    private let lock = NSLock()
+    private var contents: [String: [UInt8]] = [:]
+
+    /// `loader` returns the bytes of the absolute paths it is given (a path it cannot read is left
+    /// out); it is called once per batch of paths not read yet.
+    public init(paths: [String], exclusive: Bool,
+                loader: @escaping @Sendable ([String]) -> Result<[String: [UInt8]], GitRepository.GitError>) {
+        self.paths = paths.sorted()
+        self.pathSet = Set(paths)
+        self.exclusive = exclusive
+        self.loader = loader
+    }
+
+    /// In-memory files (for tests and library users).
+    public convenience init(files: [String: [UInt8]], exclusive: Bool) {
+        self.init(paths: Array(files.keys), exclusive: exclusive) { wanted in
+            .success(files.filter { wanted.contains($0.key) })
+        }
+    }
+
+    /// The index (`:path`) or a revision's tree (`REV:path`) of `repository`: `paths` are
+    /// relative to its top, `revision` nil for the index.
+    public static func git(_ repository: GitRepository, revision: String?, paths: [String], exclusive: Bool) -> VirtualFiles {
+        let prefix = (revision ?? "") + ":"
+        return VirtualFiles(paths: paths.map(repository.absolute), exclusive: exclusive) { wanted in
+            var names: [String: String] = [:]
+            for abs in wanted {
+                if let rel = repository.relative(abs) { names[prefix + rel] = abs }
+            }
+            let blobs: [String: [UInt8]]
+            do throws(GitRepository.GitError) { blobs = try repository.blobs(Array(names.keys)) } catch { return .failure(error) }
+            var out: [String: [UInt8]] = [:]
+            for (name, bytes) in blobs { if let abs = names[name] { out[abs] = bytes } }
+            return .success(out)
+        }
+    }
+
+    public func contains(_ path: String, cwd: String) -> Bool {
+        pathSet.contains(Paths.absolute(path, cwd: cwd))
+    }
+
+    /// What is at `path`: a file of the set, a folder holding some (exclusive sets only), else
+    /// what the disk says (non-exclusive), else missing.
+    public func kind(_ path: String, cwd: String = Paths.currentDirectory()) -> Paths.Kind {
+        let abs = Paths.absolute(path, cwd: cwd)
+        if pathSet.contains(abs) { return .file }
+        guard exclusive else { return Paths.kind(path) }
+        let prefix = abs == "/" ? "/" : abs + "/"
+        return paths.contains { $0.hasPrefix(prefix) } ? .directory : .missing
+    }
+
+    /// The files below `root` for which `accept` is true, as `Paths.walk` gives them (sorted, the
+    /// usual build and dependency folders skipped); a non-exclusive set adds the disk's.
+    public func walk(_ root: String, cwd: String = Paths.currentDirectory(), accept: (String) -> Bool) -> [String] {
+        var out = exclusive ? [] : Paths.walk(root, accept: accept)
+        var seen = Set(out.map { Paths.absolute($0, cwd: cwd) })
+        let absRoot = Paths.absolute(root, cwd: cwd)
+        let prefix = absRoot == "/" ? "/" : absRoot + "/"
+        for abs in paths where abs.hasPrefix(prefix) && !seen.contains(abs) {
+            let rel = String(abs.dropFirst(prefix.count))
+            let folders = rel.split(separator: "/").dropLast()
+            if folders.contains(where: { Paths.skippedFolders.contains(String($0)) }) { continue }
+            let shown = root == "." ? rel : (root.hasSuffix("/") ? root + rel : root + "/" + rel)
+            if accept(shown) {
+                out.append(shown)
+                seen.insert(abs)
+            }
+        }
+        return out.sorted()
+    }
+
+    /// The bytes of `path`, when the set holds it.
+    public func bytes(_ path: String, cwd: String = Paths.currentDirectory()) -> Result<[UInt8], GitRepository.GitError>? {
+        let abs = Paths.absolute(path, cwd: cwd)
+        guard pathSet.contains(abs) else { return nil }
+        switch prefetch([abs]) {
+        case .failure(let e): return .failure(e)
+        case .success:
+            lock.lock()
+            defer { lock.unlock() }
+            if let b = contents[abs] { return .success(b) }
+            return .failure(GitRepository.GitError("git has no such blob"))
+        }
+    }
+
+    /// Reads every not-yet-read path of `absolutePaths` the set holds, in one batch.
+    @discardableResult
+    func prefetch(_ absolutePaths: [String]) -> Result<Void, GitRepository.GitError> {
+        lock.lock()
+        let missing = absolutePaths.filter { pathSet.contains($0) && contents[$0] == nil }
+        lock.unlock()
+        guard !missing.isEmpty else { return .success(()) }
+        switch loader(missing) {
+        case .failure(let e): return .failure(e)
+        case .success(let found):
+            lock.lock()
+            for (k, v) in found { contents[k] = v }
+            lock.unlock()
+            return .success(())
+        }
+    }
+
+    /// Parses `paths` (as given to the linter): those of the set from their bytes, the others
+    /// from the disk.
+    public func parse(_ paths: [String], limits: PlistLimits, cwd: String = Paths.currentDirectory()) -> [ParsedInput] {
+        let absolutes = paths.map { Paths.absolute($0, cwd: cwd) }
+        let batch = prefetch(absolutes)
+        return zip(paths, absolutes).map { path, abs in
+            guard pathSet.contains(abs) else { return Linter.parse(path: path, limits: limits) }
+            if case .failure(let e) = batch {
+                return .failed(reason: "cannot read the file from git: \(e)", location: .unknown)
+            }
+            lock.lock()
+            let bytes = contents[abs]
+            lock.unlock()
+            guard let bytes else { return .failed(reason: "cannot read the file from git: no such blob", location: .unknown) }
+            guard bytes.count <= limits.maxBytes else {
+                return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
+            }
+            return Linter.parse(bytes: bytes, path: path, limits: limits)
+        }
+    }
+}
+
+extension LintOptions {
+    /// What is at `path` for this run: the virtual files first, else the disk.
+    public func kind(_ path: String) -> Paths.Kind {
+        virtualFiles?.kind(path) ?? Paths.kind(path)
+    }
+
+    /// `Paths.walk`, through the virtual files when there are some.
+    public func walk(_ root: String, accept: (String) -> Bool) -> [String] {
+        guard let virtualFiles else { return Paths.walk(root, accept: accept) }
+        return virtualFiles.walk(root, accept: accept)
+    }
+
+    /// The profiles named by the configuration's `profiles:` (folders are searched for
+    /// `*.mobileprovision` and `*.provisionprofile`), as paths usable from the current folder.
+    public func configuredProfiles() throws(UsageError) -> [String] {
+        guard let config = configuration else { return [] }
+        var out: [String] = []
+        for entry in config.profiles {
+            let p = config.resolve(entry)
+            switch kind(p) {
+            case .directory:
+                out += walk(p) { Linter.isProfilePath($0) }
+            case .file, .other:
+                out.append(p)
+            case .missing:
+                throw UsageError("\(config.path ?? ".entitlint.yml"): profiles: no such folder or file: \(entry)")
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,115 @@
+public import EntitlintCore
+
+/// What one run prints and writes: the console format (`--format`) and any number of report
+/// files (`--report FORMAT:PATH`, repeatable). Everything is checked before linting starts, so a
+/// bad destination costs no work; each file is then written atomically (a temporary file beside
+/// it, renamed over it), so a failed write leaves no half-written report.
+public struct ReportPlan: Sendable {
+    public struct Destination: Sendable {
+        public var reporter: any Reporter
+        public var path: String
+    }
+
+    public struct PlanError: Error, CustomStringConvertible, Equatable {
+        public var description: String
+        init(_ d: String) { description = d }
+    }
+
+    public var console: any Reporter
+    public var files: [Destination]
+
+    public init(format: String, reports: [String]) throws(PlanError) {
+        guard let console = Reporters.reporter(named: format) else {
+            throw PlanError("unknown format '\(format)' (known: \(Reporters.identifiers.joined(separator: ", ")))")
+        }
+        self.console = console
+        files = []
+        var seen = Set<String>()
+        for spec in reports {
+            let d = try Self.destination(spec)
+            guard seen.insert(Paths.absolute(d.path)).inserted else {
+                throw PlanError("--report \(spec): \(d.path) is named by another --report too")
+            }
+            files.append(d)
+        }
+    }
+
+    /// `FORMAT:PATH`, split at the first `:` (formats have none; paths may).
+    static func destination(_ spec: String) throws(PlanError) -> Destination {
+        guard let colon = spec.firstIndex(of: ":") else {
+            throw PlanError("--report expects FORMAT:PATH, e.g. sarif:entitlint.sarif (got '\(spec)')")
+        }
+        let format = String(spec[..<colon])
+        let path = String(spec[spec.index(after: colon)...])
+        guard let reporter = Reporters.reporter(named: format) else {
+            throw PlanError("--report \(spec): unknown format '\(format)' (known: \(Reporters.identifiers.joined(separator: ", ")))")
+        }
+        guard !path.isEmpty else { throw PlanError("--report \(spec): no path after '\(format):'") }
+        if Paths.kind(path) == .directory { throw PlanError("--report \(spec): \(path) is a folder") }
+        let folder = Paths.directoryName(path)
+        guard Paths.kind(folder) == .directory else {
+            throw PlanError("--report \(spec): cannot write \(path): no such folder \(folder)")
+        }
+        return Destination(reporter: reporter, path: path)
+    }
+
+    /// All formats of the run, console first.
+    public var reporters: [any Reporter] { [console] + files.map(\.reporter) }
+
+    /// Whether any format wants paths relative to the repository root (worth finding it).
+    public var usesRepositoryPaths: Bool { reporters.contains { type(of: $0).usesRepositoryPaths } }
+
+    public func uses(_ identifier: String) -> Bool { reporters.contains { type(of: $0).identifier == identifier } }
+
+    /// Whether a format lists every file checked (`Report.paths`: JUnit, checkstyle).
+    public var needsCheckedPaths: Bool { uses(JUnitReporter.identifier) || uses(CheckstyleReporter.identifier) }
+
+    /// Whether a format lists the enabled rules (`Report.rules`: SARIF).
+    public var needsRules: Bool { uses(SARIFReporter.identifier) }
+
+    /// Renders and writes every report file: without colour, and with the summary line whatever
+    /// `--quiet` says (quiet is about the console). Writes them all, then throws naming every
+    /// file that could not be written.
+    public func writeFiles(_ report: Report) throws(PlanError) {
+        var fileReport = report
+        fileReport.colour = false
+        fileReport.showSummary = true
+        var failures: [String] = []
+        for d in files {
+            do {
+                try FileReader.writeAtomically(Array(d.reporter.render(fileReport).utf8), to: d.path)
+            } catch {
+                failures.append("cannot write report \(d.path): \(error)")
+            }
+        }
+        if !failures.isEmpty { throw PlanError(failures.joined(separator: "\n")) }
+    }
+}
+
+extension Report {
+    /// Every file a lint run checked, as shown in findings: the entitlements files (one per unit),
+    /// the profiles, and the files that could not be parsed. Sorted, without duplicates.
+    public static func checkedPaths(of result: LintResult) -> [String] {
+        if !result.paths.isEmpty { return Array(Set(result.paths)).sorted() }
+        var paths = Set(result.units.map(\.entitlementsPath))
+        paths.formUnion(result.profiles.map(\.path))
+        for f in result.findings where f.rule == "parse-error" { paths.insert(f.path) }
+        return paths.sorted()
+    }
+
+    /// The rules a run enables, with their effective severity: `rules` less those configured
+    /// `off`, with configured severities applied (what the linter does to their findings).
+    public static func enabledRules(_ rules: [RuleDescription], settings: [String: Configuration.RuleSetting]) -> [RuleDescription] {
+        rules.compactMap { d in
+            var d = d
+            switch settings[d.id] {
+            case .off?: return nil
+            case .error?: d.severity = .error
+            case .warning?: d.severity = .warning
+            case .note?: d.severity = .note
+            case nil: break
+            }
+            return d
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+public import EntitlintCore
+
+/// SARIF 2.1.0 (OASIS), valid against `sarif-schema-2.1.0.json` (errata01), with what GitHub code
+/// scanning additionally asks of uploaded files (docs.github.com, "SARIF support for code
+/// scanning", "Supported SARIF output file properties"):
+///
+/// - `$schema`, `version` `2.1.0`, one run whose `tool.driver` has `name` and `rules[]`;
+/// - a `reportingDescriptor` for every rule enabled in the run, with `id`, `shortDescription.text`,
+///   `fullDescription.text` ("Limited to 1024 characters"), `help.text` and `help.markdown`, and
+///   `defaultConfiguration.level` (`note`, `warning` or `error`);
+/// - per result: `ruleId`, `ruleIndex` into that array, `level`, `message.text`, one location whose
+///   `physicalLocation.artifactLocation.uri` is relative to the repository root, with `/` and
+///   percent-encoding (see `URIReference`), and `partialFingerprints.primaryLocationLineHash`
+///   ("Code scanning only uses the primaryLocationLineHash"), here from `Fingerprint`: rule, path
+///   and plist key path, not the line.
+///
+/// Findings without a line (profiles, binary plists, unreadable files) have no `region`: the
+/// result concerns the whole file. A region with `startLine` 1 would point at a line that is not
+/// the problem, and GitHub's upload action skips region-less locations when it computes line
+/// hashes itself ("Locations without a line number are unlikely to be source files",
+/// github/codeql-action `src/fingerprints.ts`). Every region present has `startLine` >= 1.
+public struct SARIFReporter: Reporter {
+    public static let identifier = "sarif"
+    public static var usesRepositoryPaths: Bool { true }
+    public init() {}
+
+    /// The `$id` of the schema the output is validated against.
+    public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    /// The `uriBaseId` naming the repository root (the name CodeQL uses).
+    static let rootBaseID = "%SRCROOT%"
+    /// GitHub truncates or rejects longer descriptions.
+    static let descriptionLimit = 1024
+
+    struct Log: Codable {
+        var schema: String
+        var version: String
+        var runs: [Run]
+        enum CodingKeys: String, CodingKey {
+            case schema = "$schema"
+            case version, runs
+        }
+    }
+
+    struct Run: Codable {
+        var tool: Tool
+        var originalUriBaseIds: [String: ArtifactLocation]?
+        var results: [Result]
+    }
+
+    struct Tool: Codable { var driver: Driver }
+
+    struct Driver: Codable {
+        var name: String
+        var version: String
+        var semanticVersion: String
+        var rules: [Descriptor]
+    }
+
+    struct Descriptor: Codable {
+        var id: String
+        var name: String
+        var shortDescription: Text
+        var fullDescription: Text
+        var help: Help
+        var defaultConfiguration: Configuration
+    }
+
+    struct Text: Codable { var text: String }
+    struct Help: Codable { var text: String; var markdown: String }
+    struct Configuration: Codable { var level: String }
+
+    struct Result: Codable {
+        var ruleId: String
+        var ruleIndex: Int
+        var level: String
+        var message: Text
+        var locations: [Location]
+        var partialFingerprints: [String: String]
+    }
+
+    struct Location: Codable {
+        var physicalLocation: PhysicalLocation
+        var logicalLocations: [LogicalLocation]?
+    }
+
+    struct PhysicalLocation: Codable {
+        var artifactLocation: ArtifactLocation
+        var region: Region?
+    }
+
+    struct ArtifactLocation: Codable {
+        var uri: String
+        var uriBaseId: String?
+    }
+
+    struct Region: Codable {
+        var startLine: Int
+        var startColumn: Int?
+    }
+
+    /// Where in the plist (SARIF section 3.33: a logical location; `value` is one of the kinds of
+    /// section 3.33.7 for data formats).
+    struct LogicalLocation: Codable {
+        var fullyQualifiedName: String
+        var kind: String
+    }
+
+    public func render(_ report: Report) -> String {
+        let log = Self.log(for: report)
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? enc.encode(log) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func log(for report: Report) -> Log {
+        // Every enabled rule, then any rule a finding names that the run did not list (a library
+        // caller passing no rules), so every result has a descriptor to point at.
+        var rules = report.rules
+        var index: [String: Int] = [:]
+        for (i, r) in rules.enumerated() where index[r.id] == nil { index[r.id] = i }
+        for f in report.findings where index[f.rule] == nil {
+            index[f.rule] = rules.count
+            rules.append(RuleDescription(id: f.rule, severity: f.severity, summary: f.rule, rationale: f.rule, triggering: [], nonTriggering: []))
+        }
+
+        let fingerprints = Fingerprint.of(report.findings) { report.repositoryPath($0.path) }
+        let results = zip(report.findings, fingerprints).map { f, fp -> Result in
+            let path = report.repositoryPath(f.path)
+            let underRoot = report.sourceRoot != nil && !path.hasPrefix("/")
+            let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
+            let region = f.line > 0 ? Region(startLine: f.line, startColumn: f.column > 0 ? f.column : nil) : nil
+            let logical = f.keyPath.map { [LogicalLocation(fullyQualifiedName: $0, kind: "value")] }
+            return Result(ruleId: f.rule, ruleIndex: index[f.rule]!, level: level(f.severity), message: Text(text: f.message),
+                          locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region),
+                                               logicalLocations: logical)],
+                          partialFingerprints: ["primaryLocationLineHash": fp.lineHash])
+        }
+        let driver = Driver(name: "entitlint", version: EntitlintVersion.current, semanticVersion: EntitlintVersion.current,
+                            rules: rules.map(descriptor))
+        let bases = report.sourceRoot.map { [rootBaseID: ArtifactLocation(uri: URIReference.folder($0.root), uriBaseId: nil)] }
+        return Log(schema: schemaURI, version: "2.1.0", runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: bases, results: results)])
+    }
+
+    /// SARIF section 3.27.10: `level` is `none`, `note`, `warning` or `error`; Entitlint's severities
+    /// are the last three.
+    static func level(_ s: Severity) -> String {
+        switch s {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .note: return "note"
+        }
+    }
+
+    static func descriptor(_ d: RuleDescription) -> Descriptor {
+        Descriptor(id: d.id, name: pascalCase(d.id),
+                   shortDescription: Text(text: limit(d.summary)),
+                   fullDescription: Text(text: limit(d.rationale)),
+                   help: Help(text: helpText(d), markdown: helpMarkdown(d)),
+                   defaultConfiguration: Configuration(level: level(d.severity)))
+    }
+
+    /// `wildcard-access-group` -> `WildcardAccessGroup` (SARIF's convention for `name`).
+    static func pascalCase(_ id: String) -> String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func limit(_ s: String) -> String {
+        s.count <= descriptionLimit ? s : String(s.prefix(descriptionLimit - 1)) + "…"
+    }
+
+    /// Where the rule's full page is. Entitlint has no published documentation site, so the page
+    /// is named, not linked: `Rules/<id>.md` in Entitlint's sources, and `entitlint explain <id>`.
+    static func pageNote(_ id: String) -> String {
+        "Rule page: Rules/\(id).md in the Entitlint sources; `entitlint explain \(id)` prints it."
+    }
+
+    static func helpText(_ d: RuleDescription) -> String {
+        "\(d.summary)\n\n\(d.rationale)\n\n\(pageNote(d.id))"
+    }
+
+    /// A short version of the rule page: summary, rationale, one example of each kind.
+    static func helpMarkdown(_ d: RuleDescription) -> String {
+        var md = "**\(d.summary)**\n\n\(d.rationale)\n"
+        func example(_ title: String, _ e: RuleExample?) {
+            guard let e else { return }
+            let body = e.entitlements.filter { $0 != RuleExample.marker }
+            md += "\n\(title):\n\n```xml\n\(body.hasSuffix("\n") ? body : body + "\n")```\n"
+        }
+        example("Reported", d.triggering.first)
+        example("Not reported", d.nonTriggering.first)
+        md += "\n" + pageNote(d.id).replacingOccurrences(of: "Rules/\(d.id).md", with: "`Rules/\(d.id).md`") + "\n"
+        return md
+    }
+}

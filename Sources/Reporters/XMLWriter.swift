@@ -1,0 +1,92 @@
+/// A small XML tree and its serialisation, for the JUnit and checkstyle reports. Attributes keep
+/// the order given, so output is byte-stable.
+struct XMLNode: Sendable {
+    var name: String
+    var attributes: [(key: String, value: String)]
+    var children: [XMLNode]
+    /// Character content (written after the children; the reports never mix the two).
+    var text: String?
+
+    init(_ name: String, _ attributes: [(key: String, value: String)] = [], children: [XMLNode] = [], text: String? = nil) {
+        self.name = name
+        self.attributes = attributes
+        self.children = children
+        self.text = text
+    }
+}
+
+enum XMLWriter {
+    /// The document: declaration, then `root` indented by two spaces per level, ending in a newline.
+    static func document(_ root: XMLNode) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        write(root, depth: 0, into: &out)
+        return out
+    }
+
+    static func write(_ node: XMLNode, depth: Int, into out: inout String) {
+        let indent = String(repeating: "  ", count: depth)
+        out += indent + "<" + node.name
+        for a in node.attributes {
+            out += " " + a.key + "=\"" + escapeAttribute(a.value) + "\""
+        }
+        if node.children.isEmpty && node.text == nil {
+            out += "/>\n"
+            return
+        }
+        out += ">"
+        if !node.children.isEmpty {
+            out += "\n"
+            for c in node.children { write(c, depth: depth + 1, into: &out) }
+            out += indent
+        }
+        if let text = node.text { out += escapeText(text) }
+        out += "</" + node.name + ">\n"
+    }
+
+    /// XML 1.0 section 2.2: `Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+    /// [#x10000-#x10FFFF]`. Other characters (C0 controls a binary plist may hold, U+FFFE, U+FFFF)
+    /// cannot be written even as references, so they become U+FFFD.
+    static func isXMLChar(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    /// Section 2.4: `<` and `&` must be escaped in content; `>` too, so `]]>` never appears.
+    static func escapeText(_ s: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\r": out += "&#13;" // section 2.11 would read a raw CR back as a newline
+            default: out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}")
+            }
+        }
+        return out
+    }
+
+    /// Section 3.3.3 normalises whitespace in attribute values (a raw newline or tab would be read
+    /// back as a space), so those are written as character references; quotes are escaped too.
+    static func escapeAttribute(_ s: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default: out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}")
+            }
+        }
+        return out
+    }
+}

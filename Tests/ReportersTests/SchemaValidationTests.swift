@@ -1,0 +1,58 @@
+import XCTest
+import EntitlintCore
+@testable import Reporters
+
+/// Every machine format, rendered from hostile and empty reports, checked by the real validator
+/// against the real schema (not by comparing strings).
+final class SchemaValidationTests: XCTestCase {
+    let withRoot: Report = {
+        var r = ReportFixtures.hostile
+        r.sourceRoot = SourceRoot(root: "/work/repo", currentDirectory: "/work/repo/ios")
+        return r
+    }()
+
+    func testSARIFIsValid() throws {
+        try SchemaValidator.validate(SARIFReporter().render(ReportFixtures.hostile), format: "sarif")
+        try SchemaValidator.validate(SARIFReporter().render(withRoot), format: "sarif")
+        try SchemaValidator.validate(SARIFReporter().render(ReportFixtures.clean), format: "sarif")
+    }
+
+    func testGitLabIsValidPerElement() throws {
+        try SchemaValidator.validate(GitLabReporter().render(ReportFixtures.hostile), format: "gitlab")
+        try SchemaValidator.validate(GitLabReporter().render(withRoot), format: "gitlab")
+        try SchemaValidator.validate(GitLabReporter().render(ReportFixtures.clean), format: "gitlab")
+    }
+
+    func testJUnitIsValid() throws {
+        try SchemaValidator.validate(JUnitReporter().render(ReportFixtures.hostile), format: "junit")
+        try SchemaValidator.validate(JUnitReporter().render(ReportFixtures.clean), format: "junit")
+        try SchemaValidator.validate(JUnitReporter().render(Report(findings: [], files: 0)), format: "junit")
+    }
+
+    func testCheckstyleIsValid() throws {
+        try SchemaValidator.validate(CheckstyleReporter().render(ReportFixtures.hostile), format: "checkstyle")
+        try SchemaValidator.validate(CheckstyleReporter().render(ReportFixtures.clean), format: "checkstyle")
+        try SchemaValidator.validate(CheckstyleReporter().render(Report(findings: [], files: 0)), format: "checkstyle")
+    }
+
+    /// The validators themselves catch what they should, so a passing test means something.
+    func testValidatorsRejectBrokenReports() throws {
+        let sarif = SARIFReporter().render(ReportFixtures.hostile)
+        let rawSpace = sarif.replacingOccurrences(of: "My%20App/App%20Store.entitlements", with: "My App/App Store.entitlements")
+        XCTAssertFalse(try SchemaValidator.check(rawSpace, format: "sarif").valid, "a raw space in a URI")
+        let lineZero = sarif.replacingOccurrences(of: "\"startLine\" : 7", with: "\"startLine\" : 0")
+        XCTAssertFalse(try SchemaValidator.check(lineZero, format: "sarif").valid, "startLine 0")
+        let noHelp = sarif.replacingOccurrences(of: "\"markdown\"", with: "\"markdow\"")
+        XCTAssertFalse(try SchemaValidator.check(noHelp, format: "sarif").valid, "help.markdown missing")
+
+        let gitlab = GitLabReporter().render(ReportFixtures.hostile)
+        let noFingerprint = gitlab.replacingOccurrences(of: "\"fingerprint\"", with: "\"fingerprin\"")
+        XCTAssertFalse(try SchemaValidator.check(noFingerprint, format: "gitlab").valid, "fingerprint missing")
+
+        let checkstyle = CheckstyleReporter().render(ReportFixtures.hostile).replacingOccurrences(of: "line=\"7\"", with: "line=\"0\"")
+        XCTAssertFalse(try SchemaValidator.check(checkstyle, format: "checkstyle").valid, "line=\"0\" is not an xs:positiveInteger")
+
+        let junit = JUnitReporter().render(ReportFixtures.hostile).replacingOccurrences(of: "<testcase classname", with: "<testcase line=\"7\" classname")
+        XCTAssertFalse(try SchemaValidator.check(junit, format: "junit").valid, "the Jenkins schema has no line on a testcase")
+    }
+}
