@@ -6,12 +6,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "entitlint", targets: ["entitlint"]),
-        .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters"]),
+        .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters",
+                                                 "XcodeProject", "Artifacts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -29,11 +31,18 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
+        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "PropertyList", "Provisioning",
+                                                     .product(name: "Yams", package: "Yams")]),
+        .target(name: "Artifacts", dependencies: [
+            "EntitlintCore", "PropertyList", "Provisioning",
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .target(name: "Reporters", dependencies: ["EntitlintCore"]),
         .executableTarget(
             name: "entitlint",
             dependencies: [
-                "EntitlintCore", "EntitlintRules", "Reporters",
+                "EntitlintCore", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,5 +55,9 @@ let package = Package(
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
         .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
+        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
+        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning",
+                                                           .product(name: "SwiftASN1", package: "swift-asn1"),
+                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

@@ -21,17 +21,21 @@ struct PlistDifferential {
             FileHandle.standardError.write(Data("usage: PlistDifferential LIST-FILE | extract-cms IN-DIR OUT-DIR\n".utf8))
             exit(2)
         }
-        setvbuf(stdout, nil, _IOLBF, 0)
         for (n, path) in list.split(separator: "\n").enumerated() {
             guard let data = FileManager.default.contents(atPath: String(path)) else {
-                print("{\"n\":\(n),\"p\":\"E\",\"r\":{\"ok\":false,\"error\":\"unreadable\"}}")
-                print("{\"n\":\(n),\"p\":\"F\",\"r\":{\"ok\":false,\"error\":\"unreadable\"}}")
+                emit("{\"n\":\(n),\"p\":\"E\",\"r\":{\"ok\":false,\"error\":\"unreadable\"}}")
+                emit("{\"n\":\(n),\"p\":\"F\",\"r\":{\"ok\":false,\"error\":\"unreadable\"}}")
                 continue
             }
             let bytes = [UInt8](data)
-            print("{\"n\":\(n),\"p\":\"E\",\"r\":\(EntitlintSide.result(bytes))}")
-            print("{\"n\":\(n),\"p\":\"F\",\"r\":\(FoundationSide.result(bytes))}")
+            emit("{\"n\":\(n),\"p\":\"E\",\"r\":\(EntitlintSide.result(bytes))}")
+            emit("{\"n\":\(n),\"p\":\"F\",\"r\":\(FoundationSide.result(bytes))}")
         }
+    }
+
+    /// One line, written at once (FileHandle is unbuffered).
+    static func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     static func extract(from input: String, to output: String) {

@@ -1,0 +1,2 @@
+/// Xcode projects -> signing units (issue 3).
+public enum XcodeProjectModule {}

@@ -1,0 +1,3 @@
+import XCTest
+@testable import Artifacts
+final class ArtifactsModuleTests: XCTestCase { func testModuleLinks() { XCTAssertNotNil(ArtifactsModule.self as Any.Type?) } }

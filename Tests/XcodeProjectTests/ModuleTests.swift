@@ -1,0 +1,3 @@
+import XCTest
+@testable import XcodeProject
+final class XcodeProjectModuleTests: XCTestCase { func testModuleLinks() { XCTAssertNotNil(XcodeProjectModule.self as Any.Type?) } }
