@@ -48,14 +48,12 @@ entitlements() { # GROUP... -> an entitlements file with those keychain access g
     printf '\t</array>\n</dict>\n</plist>\n'
 }
 
-fixture() { # NAME -> a git repository with a clean app, an excluded broken fixture and project files
+fixture() { # NAME -> a git repository with a clean app, an excluded broken fixture and a Swift file
     local dir="$work/$1"
-    mkdir -p "$dir/App" "$dir/Tests/Fixtures" "$dir/App.xcodeproj" "$dir/Config"
+    mkdir -p "$dir/App" "$dir/Tests/Fixtures"
     entitlements '$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)' '$(AppIdentifierPrefix)com.example.shared' > "$dir/App/App.entitlements"
     entitlements '*' > "$dir/Tests/Fixtures/Wildcard.entitlements"
     printf 'team: ABCDE12345\nexclude: ["Tests/**"]\n' > "$dir/.entitlint.yml"
-    printf '// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n}\n' > "$dir/App.xcodeproj/project.pbxproj"
-    printf 'PRODUCT_BUNDLE_IDENTIFIER = com.example.App\n' > "$dir/Config/App.xcconfig"
     printf 'print("hello")\n' > "$dir/App/main.swift"
     git -C "$dir" "${git_id[@]}" init -q
     echo "$dir"

@@ -5,6 +5,7 @@ public enum FactSource: Sendable, Hashable, CustomStringConvertible {
     case profile(String)                 // path of the profile
     case entitlements(key: String)       // a key of the entitlements file itself
     case derived(String)                 // e.g. "App ID prefix assumed equal to the Team ID"
+    case xcode(String)                   // a build setting: "PRODUCT_BUNDLE_IDENTIFIER at App.xcodeproj/project.pbxproj:301"
 
     public var description: String {
         switch self {
@@ -13,6 +14,7 @@ public enum FactSource: Sendable, Hashable, CustomStringConvertible {
         case .profile(let p): return "profile \(p)"
         case .entitlements(let k): return "\(k) in the entitlements file"
         case .derived(let why): return why
+        case .xcode(let setting): return setting
         }
     }
 }

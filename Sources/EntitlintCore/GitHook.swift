@@ -60,12 +60,11 @@ public enum GitHook {
     /// The absolute path of the running executable, when it can be told.
     public static func currentExecutable() -> String? {
         #if os(Linux)
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        if n > 0 {
-            buf[n] = 0
-            return String(cString: buf)
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { readlink("/proc/self/exe", $0, p.count - 1) }
         }
+        if n > 0 { return String(decoding: buf[0..<n], as: UTF8.self) }
         #endif
         guard let arg0 = CommandLine.arguments.first, arg0.contains("/") else { return nil }
         return Paths.absolute(arg0)

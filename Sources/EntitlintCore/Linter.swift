@@ -19,6 +19,14 @@ public struct LintOptions: Sendable {
     public var virtualFiles: VirtualFiles?
     /// The reference point for `default-group-drift` when not read from a lock file (`--against`).
     public var lock: LockFile?
+    /// "Now" and thresholds for time-dependent rules (`profile-expired`, `profile-expiring`, ...).
+    public var settings = CheckSettings()
+    /// Reads built products named in `paths` (`.app`, `.ipa`, `.xcarchive`, Mach-O); set by the CLI.
+    public var artifactReader: (any ArtifactReading)?
+    /// Finds the units Xcode projects and XcodeGen specs define (ProjectUnits.swift); set by the CLI.
+    public var discoverer: (any UnitDiscoverer)?
+    /// `--profiles DIR`: folders (or files) of profiles to pair with units, repeatable.
+    public var profileFolders: [String] = []
 
     public init() {}
 }
@@ -87,10 +95,11 @@ public struct Linter: Sendable {
 
     public static func isProfilePath(_ path: String) -> Bool { profileExtensions.contains(ext(path)) }
 
-    /// `project.pbxproj` and `*.xcconfig`: inputs of the pre-commit hook, skipped until Xcode
-    /// projects are read.
+    /// `project.pbxproj`, `*.xcconfig`, `project.yml` and `contents.xcworkspacedata`: project files,
+    /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists.
     public static func isProjectFile(_ path: String) -> Bool {
-        Paths.baseName(path) == "project.pbxproj" || ext(path) == "xcconfig"
+        let base = Paths.baseName(path)
+        return base == "project.pbxproj" || ext(path) == "xcconfig" || base == "project.yml" || base == "contents.xcworkspacedata"
     }
 
     /// Parses one file's bytes as what its name says it is.
@@ -151,7 +160,9 @@ public struct Linter: Sendable {
                 throw UsageError("no such file or folder: \(path)")
             case .directory:
                 let found = options.walk(path) { p in
-                    guard Linter.hasExtension(p, in: Linter.walkedExtensions) else { return false }
+                    // Project files too when projects are discovered (one walk: ProjectUnits.swift).
+                    guard Linter.hasExtension(p, in: Linter.walkedExtensions)
+                            || (options.discoverer != nil && Linter.isProjectMarker(p)) else { return false }
                     guard !excludes.isEmpty else { return true }
                     let shown = Paths.display(p, cwd: cwd)
                     return !excludes.contains { $0.matches(shown) }
@@ -186,9 +197,13 @@ public struct Linter: Sendable {
 
     /// Runs the whole pipeline.
     public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
-        let files = try collectFiles(options)
+        // Built products named on the command line go to the artifact reader, the rest as usual.
+        let artifactPaths = options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
+        let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
+        var files = try collectFiles(options)
         let cwd = Paths.currentDirectory()
         let limits = options.limits
+        let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
 
         var extraProfiles: [String] = []
         if let p = options.profilePath { extraProfiles.append(p) }
@@ -196,6 +211,7 @@ public struct Linter: Sendable {
             if let p = app.profile, let config = options.configuration { extraProfiles.append(config.resolve(p)) }
         }
         extraProfiles += try options.configuredProfiles()
+        extraProfiles += try options.profileFolderPaths(standard: discovery?.units.isEmpty == false)
         for p in extraProfiles where options.kind(p) == .missing {
             throw UsageError("no such profile: \(p)")
         }
@@ -245,7 +261,7 @@ public struct Linter: Sendable {
             let d = docs[i]
             let unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
                                      profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
-            let context = UnitContext(unit: unit, lock: lock)
+            let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             var found: [Finding] = []
             for rule in self.rules { found += rule.check(context) }
             slots[i] = (unit, found)
@@ -262,10 +278,23 @@ public struct Linter: Sendable {
             units.append(unit)
             findings += found
         }
+        let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles, byAbs: byAbs, lock: lock, cwd: cwd)
+        units += project.units
+        findings += project.findings
+        var checkedPaths = withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)
+        if let reader = options.artifactReader, !artifactPaths.isEmpty {
+            let built = lintArtifacts(artifactPaths, reader: reader, options: options, lock: lock, cwd: cwd)
+            findings += built.findings
+            units += built.units
+            profiles += built.profiles
+            checkedPaths += built.paths
+        }
+        findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? []), cwd: cwd),
+                                    settings: options.settings)
         findings = applySeverities(findings)
         findings.sort()
-        return LintResult(findings: findings, files: allPaths.count, units: units, profiles: profiles,
-                          paths: allPaths.map { Paths.display($0, cwd: cwd) })
+        return LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
+                          paths: checkedPaths)
     }
 
     func applySeverities(_ findings: [Finding]) -> [Finding] {

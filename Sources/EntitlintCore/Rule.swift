@@ -17,15 +17,41 @@ public struct RuleExample: Sendable, Hashable {
     public var lockedDefaultGroup: String?
     /// One line for the docs: why this example does or does not trigger.
     public var comment: String?
+    /// For project rules: the units of the example's project (`RuleExample.project(_:)`, ProjectRule.swift);
+    /// empty for a one-file example.
+    public var project: [ProjectExampleUnit] = []
+    /// When set, more top-level keys of the example's profile (a dict body: `ExpirationDate`,
+    /// `ProvisionedDevices`, `DeveloperCertificates`, ...), after `Name`, `TeamIdentifier` and
+    /// `ApplicationIdentifierPrefix`; `profileEntitlements` still gives `Entitlements`. `↓` may
+    /// mark findings in it (the profile is a plain plist, so its findings have lines).
+    public var profile: String?
+    /// When set, the unit is read from a built product: the entitlements are those signed into
+    /// its binary (slot 5).
+    public var built: Built?
+
+    /// The built product of an example.
+    public struct Built: Sendable, Hashable {
+        public var platform: Platform
+        /// Slot 7 (DER entitlements) as a dict body; nil means the same as slot 5.
+        public var derEntitlements: String?
+        public var bundleKind: BuiltArtifactFacts.BundleKind
+        public init(platform: Platform = .iOS, derEntitlements: String? = nil, bundleKind: BuiltArtifactFacts.BundleKind = .app) {
+            self.platform = platform
+            self.derEntitlements = derEntitlements
+            self.bundleKind = bundleKind
+        }
+    }
 
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
-                lockedDefaultGroup: String? = nil, comment: String? = nil) {
+                lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil) {
         self.entitlements = entitlements
         self.bundleID = bundleID
         self.teamID = teamID
         self.profileEntitlements = profileEntitlements
         self.lockedDefaultGroup = lockedDefaultGroup
         self.comment = comment
+        self.profile = profile
+        self.built = built
     }
 
     public static let marker: Character = "↓"
@@ -84,11 +110,13 @@ public final class UnitContext: @unchecked Sendable {
     public let expander: VariableExpander
     /// The string elements of `keychain-access-groups`, read once.
     public let keychainGroups: [StringItem]
+    /// "Now" and thresholds of the run, for time-dependent rules (see `CheckSettings`).
+    public let settings: CheckSettings
 
-
-    public init(unit: SigningUnit, lock: LockFile?) {
+    public init(unit: SigningUnit, lock: LockFile?, settings: CheckSettings = CheckSettings()) {
         self.unit = unit
         self.lock = lock
+        self.settings = settings
         self.expander = unit.expander
         var groups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
         for i in groups.indices { groups[i].expansion = expander.expand(groups[i].value) }

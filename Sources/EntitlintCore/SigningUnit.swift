@@ -30,6 +30,10 @@ public struct SigningUnit: Sendable, Hashable {
     public var platform: Platform
     /// Values for custom build variables (config `variables:`).
     public var variables: [String: String]
+    /// The project target and configuration that define the unit, when a project does (UnitOrigin.swift).
+    public var origin: UnitOrigin? = nil
+    /// Set when the unit was read from a built product (Mach-O, `.app`, `.ipa`, `.xcarchive`).
+    public var artifact: BuiltArtifactFacts? = nil
 
     public init(name: String, entitlementsPath: String, document: PlistDocument, bundleID: Fact<String>? = nil,
                 appIDPrefix: Fact<String>? = nil, teamID: Fact<String>? = nil, profile: ProfileFile? = nil,

@@ -101,10 +101,12 @@ extension Linter {
             do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
             let unit = makeUnit(path: name, shown: name, document: document, options: options, profiles: profiles,
                                 byAbs: byAbs, cwd: cwd)
-            let context = UnitContext(unit: unit, lock: lock)
+            let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             for rule in rules { findings += rule.check(context) }
             units.append(unit)
         }
+        findings += profileFindings(units: units, named: profiles.filter { $0.path == name || options.profilePath.map { Paths.display($0, cwd: cwd) } == $0.path },
+                                    settings: options.settings)
         findings = applySeverities(findings)
         findings.sort()
         return LintResult(findings: findings, files: 1 + extraProfiles.count, units: units, profiles: profiles,

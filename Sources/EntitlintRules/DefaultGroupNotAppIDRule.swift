@@ -11,7 +11,8 @@ struct DefaultGroupNotAppIDRule: Rule {
         stay behind (section 4). Apple's and practitioners' advice: keep \
         `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` first and pass `kSecAttrAccessGroup` for shared items. \
         The rule needs the bundle ID (flag, config, profile or `application-identifier`) unless the first group \
-        is written with `$(PRODUCT_BUNDLE_IDENTIFIER)`.
+        is written with `$(PRODUCT_BUNDLE_IDENTIFIER)`. An extension of an Xcode project whose first group is its \
+        host app's ID is fine: it shares the host's default (see `inconsistent-default-group`).
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
@@ -44,6 +45,8 @@ struct DefaultGroupNotAppIDRule: Rule {
         if context.unit.appIDPrefix == nil, String(firstValue.firstComponent).isTeamIDLike,
            firstValue.dropFirst(11) == Substring(bundle) { return [] }
         if first.value.isBlank || first.value.containsASCII("*") { return [] }
+        // An extension that puts its host app's ID first shares the host's default (inconsistent-default-group).
+        if let host = context.unit.origin?.hostBundleID, firstValue == context.expand("$(AppIdentifierPrefix)" + host).text { return [] }
         return [finding("the default access group is \"\(firstValue)\", not the app's own ID \"\(appID)\": items saved without kSecAttrAccessGroup go to the shared group, and earlier ones stay in the old default; put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
                         in: context, at: first.location, keyPath: first.keyPath)]
     }

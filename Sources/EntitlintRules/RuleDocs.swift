@@ -14,6 +14,10 @@ public enum RuleDocs {
             s += "## \(title)\n\n"
             if triggering { s += "`↓` marks where each finding points.\n\n" }
             for ex in examples {
+                if !ex.project.isEmpty {
+                    s += ProjectExampleRunner.markdown(ex, rule: rule, triggering: triggering)
+                    continue
+                }
                 if let c = ex.comment { s += c + "\n\n" }
                 var facts: [String] = []
                 if let b = ex.bundleID { facts.append("bundle ID `\(b)`") }
@@ -24,11 +28,26 @@ public enum RuleDocs {
                 if let p = ex.profileEntitlements {
                     s += "Provisioning profile allowlist (`Entitlements`):\n\n```xml\n" + p + "\n```\n\n"
                 }
+                if let p = ex.profile {
+                    s += "Provisioning profile, other keys (`\(RuleExampleRunner.profilePath)`):\n\n```xml\n" + p + "\n```\n\n"
+                }
+                if let b = ex.built {
+                    s += "Signed into the binary of a built \(b.platform == .macOS ? "macOS" : "iOS") \(b.bundleKind.rawValue)"
+                        + (ex.profileEntitlements != nil || ex.profile != nil ? " that embeds the profile" : " with no embedded profile")
+                    if let der = b.derEntitlements {
+                        s += "; its DER entitlements (slot 7), decoded:\n\n```xml\n" + der + "\n```\n\n"
+                    } else {
+                        s += " (slot 7 holds the same).\n\n"
+                    }
+                }
                 if triggering {
                     let findings = RuleExampleRunner.run(rule, on: ex)
                     if !findings.isEmpty {
                         s += "```text\n"
-                        for f in findings { s += "\(f.line):\(f.column): \(f.severity.rawValue): \(f.message)\n" }
+                        for f in findings {
+                            let file = f.path == RuleExampleRunner.entitlementsPath ? "" : f.path + ":"
+                            s += "\(file)\(f.line):\(f.column): \(f.severity.rawValue): \(f.message)\n"
+                        }
                         s += "```\n\n"
                     }
                 }

@@ -9,14 +9,41 @@ public enum RuleExampleRunner {
         public var text: String
         /// Positions of the `↓` markers (line, column of the character after the marker).
         public var markers: [SourceLocation]
+        /// The whole profile plist of the example, markers removed (nil without a profile).
+        public var profileText: String? = nil
+        /// Positions of the `↓` markers in the profile (findings in `profilePath`).
+        public var profileMarkers: [SourceLocation] = []
+        /// A project example's markers, in each unit's file (ProjectExampleRunner.swift).
+        public var projectMarkers: [ProjectExampleRunner.Marker] = []
     }
+
+    /// The path of an example's entitlements file and profile, as findings show them.
+    public static let entitlementsPath = "Example.entitlements"
+    public static let profilePath = "Example.mobileprovision"
+    /// "Today" for the examples, so that expiry examples never go stale: 2025-06-01.
+    public static let now = PlistDate(year: 2025, month: 6, day: 1, hour: 0, minute: 0, second: 0)
 
     /// Wraps a dict body into a whole entitlements file (unless it already is one) and finds the markers.
     public static func prepare(_ example: RuleExample) -> Prepared {
+        if !example.project.isEmpty {
+            return Prepared(text: example.project.map { $0.path + ":\n" + $0.entitlements }.joined(separator: "\n"), markers: [],
+                            projectMarkers: ProjectExampleRunner.markers(example))
+        }
         let source = example.entitlements
         let whole = source.hasPrefix("<?xml") || source.hasPrefix("<plist")
             ? source + (source.hasSuffix("\n") ? "" : "\n")
             : ExampleText.header + source + ExampleText.footer
+        var prepared = strip(whole)
+        if let profile = profileSource(for: example) {
+            let p = strip(profile)
+            prepared.profileText = p.text
+            prepared.profileMarkers = p.markers
+        }
+        return prepared
+    }
+
+    /// Removes the `↓` markers of a text and records where they were.
+    static func strip(_ whole: String) -> Prepared {
         var text = ""
         var markers: [SourceLocation] = []
         var line = 1
@@ -32,38 +59,65 @@ public enum RuleExampleRunner {
         return Prepared(text: text, markers: markers)
     }
 
-    /// The profile an example describes, as a plain plist decoded by the real decoder.
-    public static func profile(for example: RuleExample) -> ProfileFile? {
-        guard let body = example.profileEntitlements else { return nil }
+    /// The profile plist an example describes, markers included: `Name`, `TeamIdentifier` and
+    /// `ApplicationIdentifierPrefix`, then the example's `profile` keys, then `Entitlements` from
+    /// `profileEntitlements`. Nil when the example has neither.
+    static func profileSource(for example: RuleExample) -> String? {
+        guard example.profileEntitlements != nil || example.profile != nil else { return nil }
         let team = example.teamID ?? "ABCDE12345"
-        let plist = """
+        var plist = """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0">
         <dict>
         <key>Name</key><string>Example Profile</string>
         <key>TeamIdentifier</key><array><string>\(team)</string></array>
         <key>ApplicationIdentifierPrefix</key><array><string>\(team)</string></array>
-        <key>Entitlements</key>
-        <dict>
-        \(body)
-        </dict>
-        </dict>
-        </plist>
+
         """
-        guard let p = try? ProfileDecoder.decode(Array(plist.utf8)) else { return nil }
-        return ProfileFile(path: "Example.mobileprovision", profile: p)
+        if let keys = example.profile { plist += keys + "\n" }
+        if let body = example.profileEntitlements { plist += "<key>Entitlements</key>\n<dict>\n" + body + "\n</dict>\n" }
+        plist += "</dict>\n</plist>"
+        return plist
+    }
+
+    /// The profile an example describes, as a plain plist decoded by the real decoder.
+    public static func profile(for example: RuleExample) -> ProfileFile? {
+        guard let text = prepare(example).profileText, let p = try? ProfileDecoder.decode(Array(text.utf8)) else { return nil }
+        return ProfileFile(path: profilePath, profile: p)
     }
 
     /// The findings of `rule` alone on `example`.
     public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
+        if !example.project.isEmpty { return ProjectExampleRunner.run(rule, on: example) }
         let prepared = prepare(example)
         var lock: LockFile?
         if let locked = example.lockedDefaultGroup {
             lock = LockFile(units: ["Example": .init(bundleID: nil, defaultAccessGroup: locked, accessGroups: [locked])])
         }
         let linter = Linter(rules: [rule])
-        return linter.lint(entitlements: Array(prepared.text.utf8), path: "Example.entitlements", name: "Example",
-                           bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
-            .filter { $0.rule == type(of: rule).description.id }
+        let id = type(of: rule).description.id
+        guard example.profile != nil || example.built != nil || rule is any ProfileRule else {
+            return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
+                               bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
+                .filter { $0.rule == id }
+        }
+        // Examples with a full profile or a built product: the unit is formed here, "today" is `now`.
+        guard case .entitlements(let document) = Linter.parse(bytes: Array(prepared.text.utf8), path: entitlementsPath, limits: .default) else {
+            return []
+        }
+        var unit = linter.unit(document: document, path: entitlementsPath, name: "Example", bundleID: example.bundleID,
+                               teamID: example.teamID, profile: profile(for: example))
+        if let built = example.built {
+            var der = document.root
+            if let body = built.derEntitlements,
+               let parsed = try? PropertyListReader.parse(Array((ExampleText.header + body + ExampleText.footer).utf8)) {
+                der = parsed.root
+            }
+            unit.platform = built.platform
+            unit.artifact = BuiltArtifactFacts(bundlePath: "Example.app", bundleKind: built.bundleKind, infoPlistBundleID: example.bundleID,
+                                               entitlementsSource: .codeSignatureXML, architectures: ["arm64"], derEntitlements: der,
+                                               hasEmbeddedProfile: unit.profile != nil)
+        }
+        return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
     }
 }

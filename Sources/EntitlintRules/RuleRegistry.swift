@@ -18,6 +18,25 @@ public enum RuleRegistry {
         DuplicateAccessGroupRule(),
         TokenGroupClaimedRule(),
         CommentInPlistRule(),
+        // Profiles in depth and built products (issue 5).
+        ProfileExpiredRule(),
+        ProfileExpiringRule(),
+        CertificateExpiredRule(),
+        EntitlementNotInProfileRule(),
+        EntitlementValueMismatchRule(),
+        ProfileAppIDMismatchRule(),
+        GetTaskAllowInDistributionRule(),
+        APSEnvironmentMismatchRule(),
+        AppClipAccessGroupsRule(),
+        DERUnencodableValueRule(),
+        ProfileDERMismatchRule(),
+        MacOSRestrictedWithoutProfileRule(),
+        XMLDEREntitlementsMismatchRule(),
+        // Xcode projects: sharing across targets (issue 3).
+        SharedGroupSingleMemberRule(),
+        TeamMismatchAcrossTargetsRule(),
+        AppGroupFormatRule(),
+        InconsistentDefaultGroupRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

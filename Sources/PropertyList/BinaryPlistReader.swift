@@ -95,6 +95,12 @@ struct BinaryPlistTrailer {
             throw PlistError(.invalidBinary,
                 "trailer: offset table of \(rawNumObjects) \(offsetIntSize)-byte entries at offset \(tableOffset) runs past the trailer at offset \(t)")
         }
+        // CoreFoundation rejects bytes between the offset table and the trailer (checked against
+        // Foundation by the differential test).
+        guard tableSize == tableRoom else {
+            throw PlistError(.invalidBinary,
+                "trailer: offset table at offset \(tableOffset) ends at \(tableOffset + tableSize), not where the trailer starts (offset \(t))")
+        }
         numObjects = n
         topObject = Int(rawTopObject)   // < numObjects, which fits Int
         offsetTableOffset = tableOffset
@@ -382,7 +388,11 @@ struct BinaryPlistDecoder {
         var next = 0
         var items: [PlistNode] = []
         var keys: [String] = []
-        var dict = PlistDictionary()
+        /// A dict's entries: the first of each key (CoreFoundation's winner in a binary dict),
+        /// and the later, dead repeats.
+        var entries: [PlistDictionary.Entry] = []
+        var repeats: [PlistDictionary.Entry] = []
+        var seenKeys: Set<String> = []
     }
 
     /// Decodes object `index`, reached at `depth` (root = 1): a scalar is returned, a container
@@ -471,14 +481,23 @@ struct BinaryPlistDecoder {
             } else {
                 let done = stack.removeLast()
                 onPath.remove(done.index)
-                node = PlistNode(done.isDict ? .dict(done.dict) : .array(done.items), at: .unknown)
+                // The repeats go first, so that the first value of a key is the last entry, which
+                // is the one `PlistDictionary` looks up.
+                node = PlistNode(done.isDict ? .dict(PlistDictionary(done.repeats + done.entries)) : .array(done.items), at: .unknown)
                 if stack.isEmpty { return node }
             }
             // Attach `node` to the container now on top.
             let p = stack.count - 1
             if stack[p].isDict {
                 let key = stack[p].keys[stack[p].next - 1]
-                stack[p].dict.append(.init(key: key, keyLocation: .unknown, value: node))
+                // In a binary dict CoreFoundation keeps the FIRST value of a repeated key (in XML
+                // the last); found by differential testing. Later values are kept as dead entries.
+                let entry = PlistDictionary.Entry(key: key, keyLocation: .unknown, value: node)
+                if stack[p].seenKeys.insert(key).inserted {
+                    stack[p].entries.append(entry)
+                } else {
+                    stack[p].repeats.append(entry)
+                }
             } else {
                 stack[p].items.append(node)
             }

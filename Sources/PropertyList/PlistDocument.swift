@@ -3,6 +3,8 @@
 public struct PlistDocument: Sendable, Hashable {
     public enum Format: String, Sendable, Hashable, Codable {
         case xml, binary
+        /// Old-style (OpenStep) text, as in `project.pbxproj` (`OpenStepPlistReader`).
+        case openStep
     }
 
     /// An XML comment (`<!-- ... -->`) anywhere in the file.

@@ -23,6 +23,12 @@ public enum XMLPlistReader {
             throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes")
         }
         guard bytes.count <= Int(Int32.max) else { throw PlistError(.tooLarge, "file too large") }
+        if !startsWithByteOrderMark(bytes), bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
+            // CoreFoundation finds the encoding from a BOM or from an ASCII `encoding=`: UTF-16
+            // or UTF-32 text without a BOM is unreadable to it (libxml2 would guess).
+            throw PlistError(.invalidEncoding, "UTF-16 or UTF-32 text without a byte-order mark: CoreFoundation cannot read it",
+                             at: SourceLocation(line: 1, column: 1))
+        }
         let builder = SAXBuilder(limits: limits)
         let result: PlistError? = bytes.withUnsafeBufferPointer { buf -> PlistError? in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { cbytes -> PlistError? in
@@ -40,8 +46,13 @@ public enum XMLPlistReader {
                     xmlFreeParserCtxt(ctxt)
                 }
                 ctxt.pointee.sax.pointee = SAXBuilder.handler
-                _ = xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                                                 | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue))
+                var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
+                // A byte-order mark decides the encoding, whatever `encoding=` says (DOMAIN.md
+                // section 5, as CF); libxml2 would switch to the declared one (found by
+                // differential testing: a UTF-8 BOM with encoding="ISO-8859-1" misread strings).
+                if startsWithByteOrderMark(bytes) { options |= XML_PARSE_IGNORE_ENC.rawValue }
+                _ = xmlCtxtUseOptions(ctxt, Int32(options))
                 builder.ctxt = ctxt
                 ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
                 _ = xmlParseDocument(ctxt)
@@ -59,6 +70,14 @@ public enum XMLPlistReader {
         }
         return PlistDocument(root: root, format: .xml, comments: builder.comments)
     }
+}
+
+/// UTF-8, UTF-16 (either order) or UTF-32 (either order) byte-order mark at the start.
+func startsWithByteOrderMark(_ b: [UInt8]) -> Bool {
+    if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { return true }
+    if b.count >= 4, (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) { return true }
+    if b.count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) { return true }
+    return false
 }
 
 /// The element names of a plist, resolved once per start tag.
@@ -187,12 +206,19 @@ final class SAXBuilder {
 
     // MARK: events
 
-    func startElement(_ name: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
+    func startElement(_ name: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?, quotedGreaterThan: Bool = false) {
         guard error == nil else { return }
         let location = tagStart()
         guard prefix == nil, let element = PlistElement(name) else {
             let shown = (prefix.map { String(cString: $0) + ":" } ?? "") + String(cString: name)
             fail(.invalidStructure, "<\(shown)> is not a property-list element", at: location)
+            return
+        }
+        if quotedGreaterThan {
+            // CoreFoundation ignores attributes and ends a tag at its first `>`, even one inside
+            // quotes: `<key a=">x">y</key>` is the key `">x">y` to it and `y` to XML (found by
+            // differential testing).
+            fail(.invalidStructure, "an attribute value of <\(element)> holds \">\": CoreFoundation ends the tag there and reads the rest as content", at: location)
             return
         }
         if leaf != nil {
@@ -252,14 +278,15 @@ final class SAXBuilder {
             let node: PlistNode
             switch element {
             case .key:
-                let key = String(decoding: text, as: UTF8.self)
+                let key = Self.cfString(text)
                 if let top = stack.last, top.kind == .dict { top.pendingKey = (key, leafLocation) }
                 return
             case .string:
-                node = PlistNode(.string(String(decoding: text, as: UTF8.self)), at: leafLocation)
+                node = PlistNode(.string(Self.cfString(text)), at: leafLocation)
             case .true, .false:
-                guard text.allSatisfy(isXMLSpace) else {
-                    fail(.invalidStructure, "<\(element)> must be empty", at: leafLocation)
+                // CoreFoundation wants `<true/>` or `<true></true>`: not even white space inside.
+                guard text.isEmpty else {
+                    fail(.invalidStructure, "<\(element)> must be empty (not even white space inside)", at: leafLocation)
                     return
                 }
                 node = PlistNode(.bool(element == .true), at: leafLocation)
@@ -305,6 +332,40 @@ final class SAXBuilder {
             }
             attach(PlistNode(.dict(frame.dict), at: frame.location))
         }
+    }
+
+    /// String and key text as CoreFoundation makes it: verbatim, except that one leading byte
+    /// order mark (U+FEFF, however written) is dropped, as CFString does when it is created from
+    /// UTF-8 (checked against Foundation by the differential test).
+    static func cfString(_ text: [UInt8]) -> String {
+        if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
+            return String(decoding: text[3...], as: UTF8.self)
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Whether any attribute or namespace value of a start tag holds `>` (see `startElement`).
+    static func quotedGreaterThan(namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+                                  attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) -> Bool {
+        if let namespaces {
+            for i in 0..<Int(max(0, namespaceCount)) {
+                guard var p = namespaces[2 * i + 1] else { continue }
+                while p.pointee != 0 {
+                    if p.pointee == UInt8(ascii: ">") { return true }
+                    p += 1
+                }
+            }
+        }
+        if let attributes {
+            for i in 0..<Int(max(0, attributeCount)) {
+                guard var p = attributes[5 * i + 3], let end = attributes[5 * i + 4] else { continue }
+                while p < end {
+                    if p.pointee == UInt8(ascii: ">") { return true }
+                    p += 1
+                }
+            }
+        }
+        return false
     }
 
     func attach(_ node: PlistNode) {
@@ -358,6 +419,17 @@ final class SAXBuilder {
         if let leaf {
             fail(.invalidStructure, "a comment inside <\(leaf)>: CoreFoundation does not allow it there")
             return
+        }
+        // CoreFoundation ends a comment at its first `-->`. After a `--` inside, libxml2 2.9 can
+        // miss an ending `--->` and run on to a later `-->`, hiding everything between from us
+        // while CF reads it (found by differential testing): refuse rather than read less.
+        var p = value
+        while p.pointee != 0 {
+            if p[0] == UInt8(ascii: "-"), p[1] == UInt8(ascii: "-"), p[2] == UInt8(ascii: ">") {
+                fail(.malformedXML, "a comment ending in \"--->\" (or holding \"-->\"): CoreFoundation ends it at the first \"-->\", XML parsers do not; remove the extra hyphens")
+                return
+            }
+            p += 1
         }
         let text = String(cString: value)
         comments.append(.init(text: text, location: commentStart(text)))
@@ -414,9 +486,11 @@ final class SAXBuilder {
     nonisolated(unsafe) static let handler: xmlSAXHandler = {
         var h = xmlSAXHandler()
         h.initialized = UInt32(XML_SAX2_MAGIC)
-        h.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
+        h.startElementNs = { ctx, localname, prefix, _, nbNamespaces, namespaces, nbAttributes, _, attributes in
             guard let localname else { return }
-            SAXBuilder.from(ctx).startElement(localname, prefix: prefix)
+            let quoted = (nbNamespaces > 0 || nbAttributes > 0)
+                && SAXBuilder.quotedGreaterThan(namespaceCount: nbNamespaces, namespaces, attributeCount: nbAttributes, attributes)
+            SAXBuilder.from(ctx).startElement(localname, prefix: prefix, quotedGreaterThan: quoted)
         }
         h.endElementNs = { ctx, _, _, _ in SAXBuilder.from(ctx).endElement() }
         h.characters = { ctx, ch, len in
@@ -430,9 +504,21 @@ final class SAXBuilder {
             SAXBuilder.from(ctx).comment(value)
         }
         h.processingInstruction = { ctx, _, _ in SAXBuilder.from(ctx).processingInstruction() }
-        h.internalSubset = { ctx, _, _, _ in
+        h.internalSubset = { ctx, _, externalID, systemID in
             // Called before libxml2 reads `[`: peek to reject an internal subset of any kind.
             let b = SAXBuilder.from(ctx)
+            // CoreFoundation skips a DOCTYPE up to its first `>`, quotes or not, and refuses a
+            // `[`: a quoted identifier holding either is an error to it (differential testing).
+            for id in [externalID, systemID] {
+                guard var q = id else { continue }
+                while q.pointee != 0 {
+                    if q.pointee == UInt8(ascii: ">") || q.pointee == UInt8(ascii: "[") {
+                        b.fail(.forbiddenDTD, "the DOCTYPE's quoted identifiers hold \"\(UnicodeScalar(q.pointee))\": CoreFoundation does not read such a DOCTYPE")
+                        return
+                    }
+                    q += 1
+                }
+            }
             guard let input = b.ctxt?.pointee.input, var p = input.pointee.cur, let end = input.pointee.end else { return }
             while p < end, isXMLSpace(p.pointee) { p += 1 }
             if p < end, p.pointee == UInt8(ascii: "[") {

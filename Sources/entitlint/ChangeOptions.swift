@@ -66,7 +66,7 @@ struct ChangeValues {
             let roots = explicitPaths.map { Paths.absolute($0, cwd: cwd) }
             let lintable = changed.filter { path in
                 let abs = repository.absolute(path)
-                return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path))
+                return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path) || Linter.isProjectFile(path))
                     && (roots.isEmpty || roots.contains { abs == $0 || abs.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
             }
             options.paths = lintable.map { Paths.display(repository.absolute($0), cwd: cwd) }

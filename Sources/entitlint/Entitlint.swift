@@ -1,5 +1,7 @@
 import ArgumentParser
 import EntitlintCore
+import Artifacts
+import XcodeProject
 import EntitlintRules
 import Reporters
 #if canImport(Glibc)
@@ -13,7 +15,7 @@ struct Entitlint: ParsableCommand {
         commandName: "entitlint",
         abstract: "Lint Apple entitlements and provisioning profiles for keychain access-group mistakes.",
         version: EntitlintVersion.current,
-        subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, Init.self, InstallHook.self, GenerateDocs.self],
+        subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, Init.self, InstallHook.self, GenerateDocs.self, GenerateSchema.self, Inspect.self, ReportCommand.self],
         defaultSubcommand: Lint.self
     )
 }
@@ -38,8 +40,13 @@ struct FactOptions: ParsableArguments {
     @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes.")
     var maxFileSize: Int = 16 << 20
 
+    @Option(name: .customLong("profiles"), help: ArgumentHelp("A folder of provisioning profiles to pair with units (repeatable).", valueName: "dir"))
+    var profileFolders: [String] = []
+
     var values: FactValues {
-        FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock, maxFileSize: maxFileSize)
+        var v = FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock, maxFileSize: maxFileSize)
+        v.profileFolders = profileFolders
+        return v
     }
 
     func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
@@ -55,15 +62,20 @@ struct FactValues {
     var config: String?
     var lock: String?
     var maxFileSize: Int = 16 << 20
+    /// `--profiles DIR`, repeatable.
+    var profileFolders: [String] = []
 
     func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
         var o = LintOptions()
+        o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
+        o.profileFolders = profileFolders
         o.paths = paths.isEmpty ? ["."] : paths
         o.profilePath = profile
         o.bundleID = bundleID
         o.teamID = teamID
         o.lockPath = lock
         o.limits.maxBytes = maxFileSize
+        o.artifactReader = ArtifactReader()   // .app, .ipa, .xcarchive and Mach-O paths
         if let teamID, !teamID.isTeamIDLike {
             throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
         }
@@ -118,7 +130,7 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Lint entitlements files and provisioning profiles (default: the current folder).")
 
-    @Argument(help: "Files and folders to lint. Folders are searched for *.entitlements, *.xcent, *.mobileprovision and *.provisionprofile.")
+    @Argument(help: "Files and folders to lint. Folders are searched for *.entitlements, *.xcent, *.mobileprovision, *.provisionprofile, Xcode projects, workspaces and XcodeGen specs.")
     var paths: [String] = []
 
     @OptionGroup var facts: FactOptions
@@ -249,7 +261,7 @@ struct LintInvocation {
         while let a = args.first {
             args = args.dropFirst()
             if onlyPaths || !a.hasPrefix("-") || a == "-" {
-                if !onlyPaths, ["lock", "rules", "explain", "init", "install-hook", "generate-docs", "help"].contains(a), inv.paths.isEmpty { return nil }
+                if !onlyPaths, ["lock", "rules", "explain", "init", "install-hook", "generate-docs", "generate-schema", "help", "inspect", "report"].contains(a), inv.paths.isEmpty { return nil }
                 inv.paths.append(a)
                 continue
             }
@@ -258,7 +270,7 @@ struct LintInvocation {
             case "--strict": inv.strict = true
             case "--no-color": inv.noColor = true
             case "--quiet": inv.quiet = true
-            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size",
+            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size", "--profiles",
                  "--report", "--fail-on", "--color", "--stdin-filename":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()
@@ -272,6 +284,7 @@ struct LintInvocation {
                     guard let c = ColorChoice(rawValue: v) else { return nil }
                     inv.color = c
                 case "--profile": inv.facts.profile = v
+                case "--profiles": inv.facts.profileFolders.append(v)
                 case "--bundle-id": inv.facts.bundleID = v
                 case "--team-id": inv.facts.teamID = v
                 case "--config": inv.facts.config = v

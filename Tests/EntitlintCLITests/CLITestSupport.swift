@@ -28,6 +28,8 @@ enum CLI {
         if let directory { p.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // A fixed "today" for the time-dependent rules (profile-expired, profile-expiring, ...).
+        env["ENTITLINT_NOW"] = "2026-06-01"
         for (k, v) in environment { env[k] = v }
         p.environment = env
         let out = Pipe(), err = Pipe()

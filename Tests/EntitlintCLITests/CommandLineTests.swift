@@ -1,4 +1,5 @@
 import Foundation
+import EntitlintRules
 import XCTest
 
 final class CommandLineTests: XCTestCase {
@@ -175,7 +176,7 @@ final class CommandLineTests: XCTestCase {
     func testRulesAndExplain() throws {
         let rules = try CLI.run(["rules"])
         XCTAssertEqual(rules.status, 0)
-        XCTAssertEqual(rules.stdout.split(separator: "\n").count, 15)
+        XCTAssertEqual(rules.stdout.split(separator: "\n").count, RuleRegistry.all.count)
         let explain = try CLI.run(["explain", "wildcard-access-group"])
         XCTAssertEqual(explain.status, 0)
         XCTAssertTrue(explain.stdout.hasPrefix("# `wildcard-access-group`"), explain.stdout)

@@ -1,0 +1,6 @@
+import SwiftUI
+
+@main
+struct AppOneApp: App {
+    var body: some Scene { WindowGroup { Text("App One") } }
+}

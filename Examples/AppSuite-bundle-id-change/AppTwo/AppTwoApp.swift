@@ -1,0 +1,6 @@
+import SwiftUI
+
+@main
+struct AppTwoApp: App {
+    var body: some Scene { WindowGroup { Text("App Two") } }
+}

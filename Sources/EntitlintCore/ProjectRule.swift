@@ -1,0 +1,86 @@
+public import PropertyList
+
+/// A rule over every unit of a run at once: sharing across targets (DESIGN.md section 3: "project
+/// rules over all units"). It is a `Rule` too, so it has a description, examples, docs and a
+/// severity setting like the others; its per-unit check finds nothing.
+///
+/// The linter runs project rules when the run has units that a project (an Xcode project or an
+/// XcodeGen spec) defines, over all units of the run (loose entitlements files included): a run
+/// over loose files alone does not know which apps belong together. Findings about units that are
+/// only there as context (the other targets of a project when one file was named) are dropped.
+public protocol ProjectRule: Rule {
+    func check(project units: [UnitContext]) -> [Finding]
+}
+
+extension ProjectRule {
+    public func check(_ context: UnitContext) -> [Finding] { [] }
+}
+
+/// One signing unit of a project rule's example: a target in one configuration, with its
+/// entitlements (a `<dict>` body, `↓` marking where findings are expected) and the facts the
+/// project would give it.
+public struct ProjectExampleUnit: Sendable, Hashable {
+    public var target: String
+    public var kind: UnitOrigin.Kind
+    public var bundleID: String?
+    public var teamID: String?
+    /// The app target that embeds this one.
+    public var host: String?
+    public var platform: Platform
+    public var configuration: String
+    public var entitlements: String
+
+    public init(_ target: String, kind: UnitOrigin.Kind = .app, bundleID: String? = nil, teamID: String? = nil, host: String? = nil,
+                platform: Platform = .iOS, configuration: String = "Release", entitlements: String) {
+        self.target = target
+        self.kind = kind
+        self.bundleID = bundleID
+        self.teamID = teamID
+        self.host = host
+        self.platform = platform
+        self.configuration = configuration
+        self.entitlements = entitlements
+    }
+
+    /// The file the example unit's entitlements are read from: `<Target>.entitlements`.
+    public var path: String { target + ".entitlements" }
+}
+
+extension RuleExample {
+    /// An example made of several units of one project (for project rules).
+    public static func project(_ units: [ProjectExampleUnit], comment: String? = nil) -> RuleExample {
+        var example = RuleExample(units.first?.entitlements ?? "", comment: comment)
+        example.project = units
+        return example
+    }
+}
+
+extension Linter {
+    /// The project rules among `rules`.
+    var projectRules: [any ProjectRule] { rules.compactMap { $0 as? any ProjectRule } }
+
+    /// Runs the project rules over `contexts`, keeping the findings about units in `scope` (names).
+    func runProjectRules(_ contexts: [UnitContext], scope: Set<String>) -> [Finding] {
+        let projectRules = self.projectRules
+        guard !projectRules.isEmpty, !contexts.isEmpty else { return [] }
+        var out: [Finding] = []
+        for rule in projectRules {
+            out += rule.check(project: contexts).filter { $0.unit.map(scope.contains) ?? true }
+        }
+        return out
+    }
+}
+
+extension Linter {
+    /// Lints units formed elsewhere (rule examples, library users): the per-unit rules on each, the
+    /// project rules over all of them.
+    public func lint(units: [SigningUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings()) -> [Finding] {
+        let contexts = units.map { UnitContext(unit: $0, lock: lock, settings: settings) }
+        var findings: [Finding] = []
+        for context in contexts {
+            for rule in rules where !(rule is any ProjectRule) { findings += rule.check(context) }
+        }
+        findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
+        return applySeverities(findings).sorted()
+    }
+}

@@ -1,0 +1,284 @@
+import Dispatch
+public import PropertyList
+import Provisioning
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the signing units that projects define (Xcode projects, workspaces, XcodeGen specs) for
+/// the paths of a run. The `XcodeProject` module implements it; the CLI sets it on `LintOptions`.
+public protocol UnitDiscoverer: Sendable {
+    /// `files`: the files the run collected (entitlements and profiles as given or walked, and the
+    /// project files its folder walks found: `Linter.isProjectMarker`).
+    func discover(_ options: LintOptions, files: [String], cwd: String) -> Discovery
+}
+
+/// A unit as a project defines it, before the run's flags, config and profiles are applied.
+public struct DiscoveredUnit: Sendable {
+    /// Unique in the run: `AppOne (Release)`.
+    public var name: String
+    /// The entitlements file, usable from the current folder; nil when the target names none.
+    public var entitlementsPath: String?
+    /// What findings about the entitlements name: the entitlements file as shown, or the project
+    /// file for a target without one.
+    public var shownPath: String
+    public var document: PlistDocument
+    public var bundleID: Fact<String>?
+    public var teamID: Fact<String>?
+    public var platform: Platform
+    public var origin: UnitOrigin
+    /// Values of the build settings the entitlements refer to (`$(MY_GROUP)`).
+    public var variables: [String: String]
+    /// False for units that are only context for project rules (the other targets of a project
+    /// when the run named one file of it): they are not linted, and findings about them are dropped.
+    public var inScope: Bool
+
+    public init(name: String, entitlementsPath: String?, shownPath: String, document: PlistDocument, bundleID: Fact<String>?,
+                teamID: Fact<String>?, platform: Platform, origin: UnitOrigin, variables: [String: String], inScope: Bool) {
+        self.name = name
+        self.entitlementsPath = entitlementsPath
+        self.shownPath = shownPath
+        self.document = document
+        self.bundleID = bundleID
+        self.teamID = teamID
+        self.platform = platform
+        self.origin = origin
+        self.variables = variables
+        self.inScope = inScope
+    }
+}
+
+/// What discovery found for a run.
+public struct Discovery: Sendable {
+    public var units: [DiscoveredUnit] = []
+    /// Problems with the projects themselves (`parse-error`: damaged files, dangling references,
+    /// missing xcconfig or entitlements files; `unresolved-variable`: settings that cannot be resolved).
+    public var findings: [Finding] = []
+    /// The files read for the units in scope (project files, xcconfigs, entitlements), as shown.
+    public var files: [String] = []
+    /// Absolute paths of the entitlements files the units use: not linted again as loose files.
+    public var claimed: Set<String> = []
+
+    public init() {}
+}
+
+extension LintOptions {
+    /// The standard folders Xcode keeps profiles in, when they exist (issue 3, part 3).
+    public static func standardProfileFolders() -> [String] {
+        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return [] }
+        return ["\(home)/Library/MobileDevice/Provisioning Profiles", "\(home)/Library/Developer/Xcode/UserData/Provisioning Profiles"]
+            .filter { Paths.kind($0) == .directory }
+    }
+
+    /// The profiles in `--profiles` folders (files are taken as they are), and, for runs with
+    /// project units, in the standard folders.
+    func profileFolderPaths(standard: Bool) throws(UsageError) -> [String] {
+        var out: [String] = []
+        for folder in profileFolders {
+            switch kind(folder) {
+            case .directory: out += Paths.walk(folder) { Linter.isProfilePath($0) }
+            case .file, .other: out.append(folder)
+            case .missing: throw UsageError("--profiles: no such folder or file: \(folder)")
+            }
+        }
+        if standard {
+            for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { Linter.isProfilePath($0) } }
+        }
+        return out
+    }
+}
+
+extension Linter {
+    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml"].map { Array($0.utf8) }
+
+    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata` or `project.yml`: the
+    /// files a folder walk collects for the discoverer (cheap: an extension check first).
+    public static func isProjectMarker(_ path: String) -> Bool {
+        guard hasExtension(path, in: projectMarkerExtensions) else { return false }
+        let base = Paths.baseName(path)
+        return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base == "project.yml"
+    }
+
+    /// Runs the discoverer, if any, with the project files the walk collected; they, and the
+    /// entitlements files the units use, leave `files`.
+    func discoverProjectUnits(_ options: LintOptions, files: inout [String], cwd: String) -> Discovery? {
+        guard let discoverer = options.discoverer else { return nil }
+        let discovery = discoverer.discover(options, files: files, cwd: cwd)
+        files.removeAll { Linter.isProjectMarker($0) }
+        if !discovery.claimed.isEmpty {
+            files.removeAll { discovery.claimed.contains(Paths.absolute($0, cwd: cwd)) }
+        }
+        return discovery
+    }
+
+    /// The paths checked by a run: the loose ones, then the project ones not already listed.
+    func withProjectPaths(_ loose: [String], _ discovery: Discovery?) -> [String] {
+        guard let discovery, !discovery.files.isEmpty else { return loose }
+        var seen = Set(loose)
+        return loose + discovery.files.filter { seen.insert($0).inserted }
+    }
+
+    /// Forms the discovered units, runs the per-unit rules on those in scope and the project rules
+    /// over every unit of the run, and folds identical findings of several configurations into one.
+    func lintProjectUnits(_ discovery: Discovery?, looseUnits: [SigningUnit], options: LintOptions, profiles: [ProfileFile],
+                          byAbs: [String: ParsedInput], lock: LockFile?, cwd: String) -> (units: [SigningUnit], findings: [Finding]) {
+        guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? []) }
+        let discovered = discovery.units
+        let slots = UnsafeMutableBufferPointer<(UnitContext, [Finding])?>.allocate(capacity: discovered.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deallocate() }
+        nonisolated(unsafe) let out = slots
+        nonisolated(unsafe) let byPath = byAbs
+        let work: @Sendable (Int) -> Void = { i in
+            let d = discovered[i]
+            let unit = self.makeProjectUnit(d, options: options, profiles: profiles, byAbs: byPath, cwd: cwd)
+            let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
+            var found: [Finding] = []
+            if d.inScope {
+                for rule in self.rules where !(rule is any ProjectRule) { found += rule.check(context) }
+            }
+            out[i] = (context, found)
+        }
+        if options.parallel && discovered.count > 8 {
+            DispatchQueue.concurrentPerform(iterations: discovered.count, execute: work)
+        } else {
+            for i in discovered.indices { work(i) }
+        }
+        var contexts: [UnitContext] = []
+        var units: [SigningUnit] = []
+        var findings = discovery.findings
+        var scope = Set(looseUnits.map(\.name))
+        for (i, slot) in slots.enumerated() {
+            guard let (context, found) = slot else { continue }
+            contexts.append(context)
+            if discovered[i].inScope {
+                units.append(context.unit)
+                scope.insert(context.unit.name)
+                findings += found
+            }
+        }
+        let looseContexts = projectRules.isEmpty ? [] : looseUnits.map { UnitContext(unit: $0, lock: lock, settings: options.settings) }
+        findings += runProjectRules(looseContexts + contexts, scope: scope)
+        return (units, Self.foldConfigurations(findings, units: units))
+    }
+
+    /// One finding per place and message: the configurations of a target usually say the same thing
+    /// about the same line. Where they disagree, each message names its units.
+    static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
+        struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String }
+        struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
+        var order: [Key] = []
+        var groups: [Key: (Finding, [String])] = [:]
+        for f in findings {
+            let key = Key(rule: f.rule, path: f.path, line: f.line, column: f.column, message: f.message)
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (f, f.unit.map { [$0] } ?? [])
+            } else if let u = f.unit, !groups[key]!.1.contains(u) {
+                groups[key]!.1.append(u)
+            }
+        }
+        var messagesPerPlace: [Place: Int] = [:]
+        for k in order { messagesPerPlace[Place(rule: k.rule, path: k.path, line: k.line, column: k.column), default: 0] += 1 }
+        var unitsPerPath: [String: Int] = [:]
+        for u in units { unitsPerPath[u.entitlementsPath, default: 0] += 1 }
+        return order.map { key in
+            var (f, names) = groups[key]!
+            let ambiguous = messagesPerPlace[Place(rule: key.rule, path: key.path, line: key.line, column: key.column)]! > 1
+            // Name the units when the finding is about some of the units of the file, not all.
+            if !names.isEmpty, ambiguous || names.count < unitsPerPath[key.path, default: 0] {
+                f.message += " (in \(names.joined(separator: ", ")))"
+            }
+            return f
+        }
+    }
+
+    /// The signing unit of a discovered one. Facts, first match wins: the flags, then the project's
+    /// build settings, then the config (`apps:` entry for the entitlements file, then `team:`), then
+    /// the profile, then the entitlements file itself. The profile: `--profile`, else the one
+    /// `PROVISIONING_PROFILE` (UUID) or `PROVISIONING_PROFILE_SPECIFIER` (name) names, else the config
+    /// app's, else the best match by App ID.
+    func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: [ProfileFile], byAbs: [String: ParsedInput],
+                         cwd: String) -> SigningUnit {
+        let config = options.configuration
+        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
+        var app: Configuration.App?
+        if let config, !config.apps.isEmpty, let path = d.entitlementsPath {
+            let abs = Paths.absolute(path, cwd: cwd)
+            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
+        }
+        var variables = config?.variables ?? [:]
+        for (k, v) in d.variables { variables[k] = v }
+        var unit = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform,
+                               variables: variables)
+        var origin = d.origin
+        let ent = unit.entitlements
+
+        if let t = options.teamID { unit.teamID = Fact(t, from: .flag("--team-id")) }
+        else if let t = d.teamID { unit.teamID = t }
+        else if let t = app?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        else if let t = config?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        if let b = options.bundleID { unit.bundleID = Fact(b, from: .flag("--bundle-id")) }
+        else if let b = d.bundleID { unit.bundleID = b }
+        else if let b = app?.bundleID { unit.bundleID = Fact(b, from: .config(configPath)) }
+
+        // A literal `PREFIX.bundle` application-identifier in the file.
+        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
+        if let appID = ent[appIDKey]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
+           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
+            let bundle = String(appID[appID.index(after: dot)...])
+            if unit.bundleID == nil, !bundle.isEmpty, !bundle.containsASCII("*") {
+                unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
+            }
+            unit.appIDPrefix = Fact(String(appID[..<dot]), from: .entitlements(key: appIDKey))
+        }
+
+        var profile: ProfileFile?
+        if let p = options.profilePath {
+            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
+        } else if let uuid = origin.profileUUID, !uuid.isEmpty {
+            profile = profiles.first { $0.profile.uuid?.lowercased() == uuid.lowercased() }
+            if profile == nil { origin.profileNote = "PROVISIONING_PROFILE \(uuid): no such profile found" }
+        } else if let specifier = origin.profileSpecifier, !specifier.isEmpty {
+            // `TEAMID/Name` (Xcode 8 and later) or the bare name; a UUID is accepted too.
+            var name = Substring(specifier)
+            if let slash = specifier.firstIndex(of: "/"), String(specifier[..<slash]).isTeamIDLike { name = specifier[specifier.index(after: slash)...] }
+            profile = profiles.filter { $0.profile.name == String(name) || $0.profile.uuid?.lowercased() == specifier.lowercased() }
+                .min { $0.path < $1.path }
+            if profile == nil { origin.profileNote = "PROVISIONING_PROFILE_SPECIFIER \"\(specifier)\": no such profile found" }
+        } else if let p = app?.profile.map({ config!.resolve($0) }) {
+            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
+        }
+        if profile == nil, origin.profileNote == nil {
+            profile = Self.bestProfile(for: unit, among: profiles)
+            if profile == nil {
+                origin.profileNote = origin.signingStyle == "Automatic"
+                    ? "automatic signing; no matching profile on disk"
+                    : "no matching profile found"
+            }
+        }
+        if let profile {
+            unit.profile = profile
+            let prof = profile.profile
+            if let prefix = prof.applicationIdentifierPrefixes.first { unit.appIDPrefix = Fact(prefix, from: .profile(profile.path)) }
+            if unit.teamID == nil, let team = prof.teamIdentifiers.first { unit.teamID = Fact(team, from: .profile(profile.path)) }
+            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"), let dot = pattern.firstIndex(of: ".") {
+                unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
+            }
+            if unit.platform == .unknown { unit.platform = prof.isMacOS ? .macOS : .iOS }
+        }
+        if unit.appIDPrefix == nil, let team = unit.teamID {
+            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
+        }
+        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
+            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
+            if unit.appIDPrefix == nil {
+                unit.appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (com.apple.developer.team-identifier)"))
+            }
+        }
+        unit.origin = origin
+        return unit
+    }
+}

@@ -1,0 +1,99 @@
+/// Where a signing unit comes from when a project defines it (an Xcode project or an XcodeGen spec):
+/// one target in one build configuration, with what the project says about it. Loose entitlements
+/// files have no origin.
+public struct UnitOrigin: Sendable, Hashable {
+    /// What the target builds, from its product type.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case app
+        case appExtension = "app-extension"
+        case appClip = "app-clip"
+        case watchApp = "watch-app"
+        /// Frameworks, tools, test bundles: units only when they have entitlements.
+        case other
+
+        /// Product types (`com.apple.product-type.*`) as Xcode writes them in `project.pbxproj`.
+        public init(productType: String) {
+            let t = productType.hasPrefix("com.apple.product-type.") ? String(productType.dropFirst("com.apple.product-type.".count)) : productType
+            switch t {
+            case "application", "application.messages":
+                self = .app
+            case "application.on-demand-install-capable":
+                self = .appClip
+            case "application.watchapp", "application.watchapp2", "application.watchapp2-container":
+                self = .watchApp
+            default:
+                if t.hasPrefix("app-extension") || t.hasPrefix("extensionkit-extension") || t.hasPrefix("watchkit")
+                    || t == "tv-app-extension" || t == "xpc-service" || t == "system-extension" || t == "driver-extension" {
+                    self = .appExtension
+                } else {
+                    self = .other
+                }
+            }
+        }
+
+        /// Whether targets of this kind are signed as something a user installs or an app embeds
+        /// (units even without an entitlements file).
+        public var isSignedProduct: Bool { self != .other }
+    }
+
+    /// The project file (`App.xcodeproj/project.pbxproj`, `project.yml`), as shown in findings.
+    public var projectFile: String
+    /// The project's name (`App` for `App.xcodeproj`).
+    public var projectName: String
+    public var target: String
+    public var configuration: String
+    /// `com.apple.product-type.application`, or XcodeGen's `application`.
+    public var productType: String?
+    public var kind: Kind
+    /// The SDK the unit is signed for (`iphoneos`, `macosx`, `watchos`, ...), when known.
+    public var sdk: String?
+    /// `SUPPORTS_MACCATALYST = YES`: the target also builds for Mac Catalyst.
+    public var isMacCatalyst: Bool
+    /// The app target that embeds this one (extensions, watch apps, App Clips), and its bundle ID in
+    /// the same configuration.
+    public var hostTarget: String?
+    public var hostBundleID: String?
+    /// `CODE_SIGN_STYLE`: `Automatic` or `Manual`.
+    public var signingStyle: String?
+    /// `PROVISIONING_PROFILE_SPECIFIER` (a profile name, possibly `TEAMID/Name`) and `PROVISIONING_PROFILE` (a UUID).
+    public var profileSpecifier: String?
+    public var profileUUID: String?
+    /// False when the target names no entitlements file: its entitlements are empty, and findings
+    /// about it point into the project.
+    public var hasEntitlementsFile: Bool
+    /// Where the settings that matter came from: `PRODUCT_BUNDLE_IDENTIFIER` -> `Config/App.xcconfig:3`.
+    public var settingSources: [String: String]
+    /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
+    public var profileNote: String?
+
+    public init(projectFile: String, projectName: String, target: String, configuration: String, productType: String? = nil,
+                kind: Kind, sdk: String? = nil, isMacCatalyst: Bool = false, hostTarget: String? = nil, hostBundleID: String? = nil,
+                signingStyle: String? = nil, profileSpecifier: String? = nil, profileUUID: String? = nil,
+                hasEntitlementsFile: Bool = true, settingSources: [String: String] = [:], profileNote: String? = nil) {
+        self.projectFile = projectFile
+        self.projectName = projectName
+        self.target = target
+        self.configuration = configuration
+        self.productType = productType
+        self.kind = kind
+        self.sdk = sdk
+        self.isMacCatalyst = isMacCatalyst
+        self.hostTarget = hostTarget
+        self.hostBundleID = hostBundleID
+        self.signingStyle = signingStyle
+        self.profileSpecifier = profileSpecifier
+        self.profileUUID = profileUUID
+        self.hasEntitlementsFile = hasEntitlementsFile
+        self.settingSources = settingSources
+        self.profileNote = profileNote
+    }
+
+    /// Identifies the target across its configurations: `App.xcodeproj/project.pbxproj#AppOne`.
+    public var targetKey: String { projectFile + "#" + target }
+}
+
+extension SigningUnit {
+    /// The target a unit belongs to, for counting who claims a group: the project target, or for a
+    /// loose entitlements file the unit itself.
+    public var targetKey: String { origin?.targetKey ?? "unit:" + name }
+}

@@ -1,0 +1,71 @@
+import EntitlintCore
+import PropertyList
+
+/// `aps-environment-mismatch` (DOMAIN.md sections 3 and 3.1).
+struct APSEnvironmentMismatchRule: Rule {
+    static let description = RuleDescription(
+        id: "aps-environment-mismatch", severity: .error,
+        summary: "A push environment (aps-environment) that the profile kind cannot sign.",
+        rationale: """
+        `aps-environment` (macOS: `com.apple.developer.aps-environment`) is `development` or `production`, and a \
+        profile allows one: development profiles `development`, distribution profiles `production` (DOMAIN.md \
+        sections 3 and 3.1: scalars must equal the profile's value). A signed app whose value differs from its \
+        profile's is refused at install (0xE8008016) or upload (ITMS-90164), and one signed with the wrong \
+        environment gets push tokens from the wrong APNs server. In a source entitlements file `development` with a \
+        distribution profile is normal (Xcode writes `production` when it exports for distribution), so there only \
+        an unknown value, or `production` with a development profile, is reported; in a built app the signed value \
+        must equal the embedded profile's.
+        """,
+        triggering: [
+            RuleExample("<key>aps-environment</key>\n↓<string>production</string>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>aps-environment</key>\n<string>development</string>\n<key>get-task-allow</key>\n<true/>",
+                        comment: "A development profile cannot sign the production environment.",
+                        profile: "<key>ProvisionedDevices</key>\n<array>\n\t<string>00008030-001A2B3C4D5E6F70</string>\n</array>"),
+            RuleExample("<key>aps-environment</key>\n↓<string>development</string>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>aps-environment</key>\n<string>production</string>",
+                        comment: "A built app signed with `development` and an App Store profile.",
+                        built: RuleExample.Built()),
+            RuleExample("<key>aps-environment</key>\n↓<string>prod</string>", bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
+        ],
+        nonTriggering: [
+            RuleExample("<key>aps-environment</key>\n<string>development</string>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>aps-environment</key>\n<string>production</string>",
+                        comment: "Source entitlements: Xcode sets `production` when exporting with the App Store profile."),
+            RuleExample("<key>aps-environment</key>\n<string>$(APS_ENVIRONMENT)</string>", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "An unresolved variable is `unresolved-variable`'s business."),
+        ]
+    )
+
+    static let values: Set<String> = ["development", "production"]
+
+    func check(_ context: UnitContext) -> [Finding] {
+        let ent = context.unit.entitlements
+        let key = ent["aps-environment"] != nil ? "aps-environment" : "com.apple.developer.aps-environment"
+        guard let node = ent[key], let raw = node.string else { return [] }
+        let e = context.expand(raw)
+        guard e.isConcrete else { return [] }
+        let value = e.text
+        let at = context.located(node.location)
+        guard Self.values.contains(value) else {
+            return [finding("\(key) is \"\(value)\": the push environment must be \"development\" or \"production\"", in: context, at: at, keyPath: key)]
+        }
+        guard let profileFile = context.unit.profile else { return [] }
+        let profile = profileFile.profile
+        let allowed = profile.entitlements[key]?.string ?? profile.entitlements["aps-environment"]?.string
+            ?? profile.entitlements["com.apple.developer.aps-environment"]?.string
+        let expected: String? = allowed.flatMap { Self.values.contains($0) ? $0 : nil }
+            ?? (profile.kind == .development ? "development" : ProfileFacts.isDistribution(profile.kind) ? "production" : nil)
+        guard let expected, expected != value else { return [] }
+        let kind = ProfileFacts.name(profile.kind)
+        if context.unit.artifact != nil {
+            return [finding("the app is signed with \(key) \"\(value)\", but its \(kind) profile \"\(profileFile.displayName)\" allows \"\(expected)\": the device or the App Store rejects it, and push tokens would come from the wrong APNs environment; sign again with the matching profile (profile \(profileFile.path))",
+                            in: context, at: at, keyPath: key)]
+        }
+        guard expected == "development", value == "production" else { return [] }
+        return [finding("\(key) is \"production\", but \"\(profileFile.displayName)\" is a \(kind) profile, which allows only \"development\"; use \"development\" here (Xcode writes \"production\" when it exports for distribution) (profile \(profileFile.path))",
+                        in: context, at: at, keyPath: key)]
+    }
+}

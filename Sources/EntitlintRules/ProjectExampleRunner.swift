@@ -1,0 +1,72 @@
+public import EntitlintCore
+import PropertyList
+
+/// Runs and documents the examples of project rules: several units of one project
+/// (`RuleExample.project`), each with its own entitlements file `<Target>.entitlements`.
+public enum ProjectExampleRunner {
+    /// A `↓` marker of a project example: the file of its unit and the position.
+    public struct Marker: Sendable, Hashable {
+        public var path: String
+        public var location: SourceLocation
+    }
+
+    static func wrap(_ body: String) -> String {
+        body.hasPrefix("<?xml") || body.hasPrefix("<plist") ? body + (body.hasSuffix("\n") ? "" : "\n")
+            : ExampleText.header + body + ExampleText.footer
+    }
+
+    /// The markers of every unit, sorted by file then position (the order of sorted findings).
+    public static func markers(_ example: RuleExample) -> [Marker] {
+        example.project.sorted { $0.path < $1.path }.flatMap { u in
+            RuleExampleRunner.strip(wrap(u.entitlements)).markers.map { Marker(path: u.path, location: $0) }
+        }
+    }
+
+    /// The units of a project example, formed as a project would form them.
+    public static func units(_ example: RuleExample, linter: Linter) -> [SigningUnit] {
+        var units: [SigningUnit] = []
+        for u in example.project {
+            let text = RuleExampleRunner.strip(wrap(u.entitlements)).text
+            guard case .entitlements(let document) = Linter.parse(bytes: Array(text.utf8), path: u.path, limits: .default) else { continue }
+            var unit = linter.unit(document: document, path: u.path, name: "\(u.target) (\(u.configuration))",
+                                   bundleID: u.bundleID, teamID: u.teamID)
+            unit.platform = u.platform
+            let host = u.host.flatMap { h in example.project.first { $0.target == h } }
+            unit.origin = UnitOrigin(projectFile: "Example.xcodeproj/project.pbxproj", projectName: "Example", target: u.target,
+                                     configuration: u.configuration, kind: u.kind, sdk: u.platform == .macOS ? "macosx" : "iphoneos",
+                                     hostTarget: u.host, hostBundleID: host?.bundleID)
+            units.append(unit)
+        }
+        return units
+    }
+
+    /// The findings of `rule` alone on a project example.
+    public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
+        let linter = Linter(rules: [rule])
+        let id = type(of: rule).description.id
+        return linter.lint(units: units(example, linter: linter), settings: CheckSettings(now: RuleExampleRunner.now)).filter { $0.rule == id }
+    }
+
+    /// The Markdown of a project example for `Rules/<id>.md`.
+    static func markdown(_ example: RuleExample, rule: any Rule, triggering: Bool) -> String {
+        var s = ""
+        if let c = example.comment { s += c + "\n\n" }
+        for u in example.project {
+            var facts = ["\(u.kind.rawValue)"]
+            if let h = u.host { facts[0] += " embedded in `\(h)`" }
+            if let b = u.bundleID { facts.append("bundle ID `\(b)`") }
+            if let t = u.teamID { facts.append("team `\(t)`") }
+            facts.append(u.platform == .macOS ? "macOS" : "iOS")
+            s += "Target `\(u.target)` (\(facts.joined(separator: ", "))), `\(u.path)`:\n\n```xml\n" + u.entitlements + "\n```\n\n"
+        }
+        if triggering {
+            let findings = run(rule, on: example)
+            if !findings.isEmpty {
+                s += "```text\n"
+                for f in findings { s += "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message)\n" }
+                s += "```\n\n"
+            }
+        }
+        return s
+    }
+}

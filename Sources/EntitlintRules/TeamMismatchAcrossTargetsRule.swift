@@ -1,0 +1,88 @@
+import EntitlintCore
+
+/// `team-mismatch-across-targets` (DOMAIN.md section 2): units that claim the same group under
+/// different teams or App ID prefixes.
+struct TeamMismatchAcrossTargetsRule: ProjectRule {
+    static let description = RuleDescription(
+        id: "team-mismatch-across-targets", severity: .error,
+        summary: "Targets that claim the same group but have different teams or App ID prefixes, so they can never share it.",
+        rationale: """
+        Keychain items cannot move between teams: a keychain access group is `PREFIX.name`, and the prefix is the \
+        App ID prefix of the app (DOMAIN.md section 2). When two targets write the same group as \
+        `$(AppIdentifierPrefix)com.example.shared` but are signed by different teams (or a team with a legacy prefix), \
+        they get two different groups and share nothing; an app group, registered by one team, cannot be claimed by \
+        another. Targets are compared within the same configuration (a Debug team may differ from a Release team), \
+        and each finding names the other targets and their prefixes. Per-unit prefix errors are \
+        `team-prefix-mismatch`'s.
+        """,
+        triggering: [
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+                ProjectExampleUnit("AppTwo", bundleID: "com.example.AppTwo", teamID: "ZYXWV98765", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            ], comment: "AppTwo moved to another team: the same line gives two different groups."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>"),
+                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.AppOne.Widget", teamID: "ZYXWV98765", host: "AppOne", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>"),
+            ], comment: "An app group claimed by two teams."),
+        ],
+        nonTriggering: [
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+                ProjectExampleUnit("AppTwo", bundleID: "com.example.AppTwo", teamID: "ABCDE12345", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            ]),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", configuration: "Release", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+                ProjectExampleUnit("AppTwo", bundleID: "com.example.AppTwo", teamID: "ZYXWV98765", configuration: "Debug", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            ], comment: "Different configurations are not compared: Debug and Release may be signed by different teams."),
+        ]
+    )
+
+    struct Claim {
+        var context: UnitContext
+        var entry: AccessGroupEntry
+        var prefix: String
+    }
+
+    func check(project units: [UnitContext]) -> [Finding] {
+        var claims: [String: [Claim]] = [:]
+        var order: [String] = []
+        func add(_ key: String, _ claim: Claim) {
+            if claims[key] == nil { order.append(key) }
+            claims[key, default: []].append(claim)
+        }
+        for c in units {
+            for e in c.sharingClaims where e.isConcrete || e.expansion.unresolved.isEmpty {
+                if e.origin == .keychainAccessGroups {
+                    let first = String(e.value.firstComponent)
+                    guard first.isTeamIDLike, e.value.count > first.count + 1 else { continue }
+                    add("k:" + e.value.dropFirst(first.count + 1), Claim(context: c, entry: e, prefix: first))
+                } else if let team = c.unit.teamID?.value ?? c.unit.appIDPrefix?.value {
+                    add("a:" + e.value, Claim(context: c, entry: e, prefix: team))
+                }
+            }
+        }
+        var out: [Finding] = []
+        for key in order {
+            let list = claims[key]!
+            guard Set(list.map(\.prefix)).count > 1 else { continue }
+            for claim in list {
+                let me = claim.context.unit
+                let others = list.filter { o in
+                    o.prefix != claim.prefix && o.context.unit.targetKey != me.targetKey
+                        && (o.context.unit.origin?.configuration == nil || me.origin?.configuration == nil
+                            || o.context.unit.origin?.configuration == me.origin?.configuration)
+                }
+                guard !others.isEmpty else { continue }
+                let names = Array(Set(others.map { "\($0.context.unit.origin?.target ?? $0.context.unit.name) (\($0.prefix))" })).sorted()
+                let what: String
+                if claim.entry.origin == .keychainAccessGroups {
+                    what = "keychain access group \"\(claim.entry.value)\" is \"\(others[0].entry.value)\" for \(names.listed): targets of different teams or App ID prefixes get different groups and share nothing; sign them with the same team, or stop sharing"
+                } else {
+                    what = "app group \"\(claim.entry.value)\" is also claimed by \(names.listed), of another team (this one is \(claim.prefix)): an app group belongs to one team, so they cannot share it; sign them with the same team"
+                }
+                out.append(finding(what, in: claim.context, at: claim.context.location(of: claim.entry), keyPath: claim.entry.keyPath))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,243 @@
+import EntitlintCore
+import PropertyList
+
+/// What conditional settings (`NAME[sdk=iphoneos*][arch=arm64][config=Release]`) are evaluated
+/// against: the device SDK a unit is signed for, `arm64`, the configuration, the `normal` variant.
+public struct SettingContext: Sendable, Hashable {
+    public var sdk: String
+    public var arch: String
+    public var configuration: String
+    public var variant: String
+
+    public init(sdk: String, arch: String = "arm64", configuration: String, variant: String = "normal") {
+        self.sdk = sdk
+        self.arch = arch
+        self.configuration = configuration
+        self.variant = variant
+    }
+
+    /// Every condition must match; an unknown condition key never does.
+    public func matches(_ conditions: [SettingCondition]) -> Bool {
+        for c in conditions {
+            let subject: String
+            switch c.key {
+            case "sdk": subject = sdk
+            case "arch": subject = arch
+            case "config": subject = configuration
+            case "variant": subject = variant
+            default: return false
+            }
+            guard !subject.isEmpty, globMatches(c.pattern, subject) else { return false }
+        }
+        return true
+    }
+}
+
+/// A setting's value, and why it is not known when it is not.
+public struct ResolvedSetting: Sendable, Hashable {
+    /// The expanded value; nil when unset, or when something in it cannot be resolved.
+    public var value: String?
+    /// The assignment that gives the value (the last matching one), nil for a built-in or unset setting.
+    public var source: SettingAssignment?
+    /// Variables in the value (or the values it inherits) that nothing sets, `$(X)` as written.
+    public var unresolved: [String]
+    /// Why the value cannot be known otherwise: a hole (a file that could not be read), a cycle,
+    /// an unsupported operator, a value too long.
+    public var problem: String?
+
+    public var isSet: Bool { source != nil || value != nil || problem != nil || !unresolved.isEmpty }
+}
+
+/// Evaluates build settings as Xcode does, over the ordered assignments of every level, lowest
+/// precedence first: the project's xcconfig, the project's settings, the target's xcconfig, the
+/// target's settings (DESIGN.md; "Configuration Settings File" and Xcode's Build Settings
+/// reference). A lookup takes the last assignment whose conditions match; `$(inherited)` (and
+/// `$(NAME)` inside NAME's own value) is the value of the assignments before it, down the levels
+/// (Xcode 10 release notes: later assignments in an xcconfig inherit from earlier ones).
+///
+/// References: `$(X)`, `${X}`, `$X`, nested `$(A_$(B))`, operators `:lower`, `:upper`,
+/// `:rfc1034identifier`, `:c99extidentifier`, `:identifier`, `:default=V`, `:dir`, `:file`, `:base`,
+/// `:suffix`, `:standardizepath`. A variable no level sets is *unresolved* (Xcode would silently use
+/// the empty string; Entitlint never guesses). Cycles, nesting deeper than 64 and values longer
+/// than 64 KiB (exponential self-reference) are problems, not hangs.
+final class SettingsEvaluator {
+    static let maxDepth = 64
+    static let maxLength = 64 << 10
+
+    let entries: [SettingAssignment]
+    let builtins: [String: String]
+    let context: SettingContext
+    private var byName: [String: [Int]] = [:]
+    private var holes: [Int] = []
+    private var memo: [String: Part] = [:]
+    private var visiting: [String] = []
+
+    struct Part {
+        var text: String
+        var isSet: Bool
+        var unresolved: [String] = []
+        var problem: String?
+    }
+
+    init(entries: [SettingAssignment], builtins: [String: String], context: SettingContext) {
+        self.entries = entries
+        self.builtins = builtins
+        self.context = context
+        for (i, e) in entries.enumerated() {
+            if e.hole != nil { holes.append(i) } else { byName[e.name, default: []].append(i) }
+        }
+    }
+
+    /// The index of the assignment (or hole) that answers `name` among the entries before `below`.
+    func lookup(_ name: String, below: Int) -> Int? {
+        var found: Int?
+        if let candidates = byName[name] {
+            for i in candidates.reversed() where i < below && context.matches(entries[i].conditions) {
+                found = i
+                break
+            }
+        }
+        if let hole = holes.last(where: { $0 < below }), hole > (found ?? -1) { return hole }
+        return found
+    }
+
+    func resolve(_ name: String) -> ResolvedSetting {
+        let part = evaluateTop(name, depth: 0)
+        let source = lookup(name, below: entries.count).flatMap { entries[$0].hole == nil ? entries[$0] : nil }
+        guard part.isSet else { return ResolvedSetting(value: nil, source: nil, unresolved: [], problem: nil) }
+        let ok = part.unresolved.isEmpty && part.problem == nil
+        return ResolvedSetting(value: ok ? part.text : nil, source: source, unresolved: part.unresolved, problem: part.problem)
+    }
+
+    private func evaluateTop(_ name: String, depth: Int) -> Part {
+        if let m = memo[name] { return m }
+        if visiting.contains(name) {
+            return Part(text: "", isSet: true, problem: "$(\(name)) refers to itself through \((visiting.drop { $0 != name } + [name]).joined(separator: " -> "))")
+        }
+        visiting.append(name)
+        let p = evaluate(name, below: entries.count, depth: depth)
+        visiting.removeLast()
+        memo[name] = p
+        return p
+    }
+
+    private func evaluate(_ name: String, below: Int, depth: Int) -> Part {
+        guard depth <= Self.maxDepth else {
+            return Part(text: "", isSet: true, problem: "references nested deeper than \(Self.maxDepth) levels")
+        }
+        if let i = lookup(name, below: below) {
+            let e = entries[i]
+            if let hole = e.hole { return Part(text: "", isSet: true, problem: "it may be set in a file that cannot be read (\(hole), \(e.place))") }
+            return expand(e.value, setting: name, index: i, depth: depth + 1)
+        }
+        if let b = builtins[name] { return Part(text: b, isSet: true) }
+        return Part(text: "", isSet: false)
+    }
+
+    /// Expands the references in `text`, the value of `setting` at `index`.
+    func expand(_ text: String, setting: String, index: Int, depth: Int) -> Part {
+        let b = Array(text.utf8)
+        guard b.contains(UInt8(ascii: "$")) else { return Part(text: text, isSet: true) }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var result = Part(text: "", isSet: true)
+        var i = 0
+        func isNameByte(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: "_") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z"))
+        }
+        while i < b.count {
+            let c = b[i]
+            guard c == UInt8(ascii: "$"), i + 1 < b.count else { out.append(c); i += 1; continue }
+            let next = b[i + 1]
+            var expression: String
+            if next == UInt8(ascii: "(") || next == UInt8(ascii: "{") {
+                // The matching close, counting nested `$(` / `${`.
+                var j = i + 2
+                var nesting = 0
+                var close = -1
+                while j < b.count {
+                    let d = b[j]
+                    if d == UInt8(ascii: "$"), j + 1 < b.count, b[j + 1] == UInt8(ascii: "(") || b[j + 1] == UInt8(ascii: "{") {
+                        nesting += 1
+                        j += 2
+                        continue
+                    }
+                    if d == UInt8(ascii: ")") || d == UInt8(ascii: "}") {
+                        if nesting == 0 { close = j; break }
+                        nesting -= 1
+                    }
+                    j += 1
+                }
+                guard close >= 0 else { out.append(c); i += 1; continue }
+                let inner = String(decoding: b[(i + 2)..<close], as: UTF8.self)
+                let innerPart = expand(inner, setting: setting, index: index, depth: depth + 1)
+                result.unresolved += innerPart.unresolved
+                if result.problem == nil { result.problem = innerPart.problem }
+                expression = innerPart.text
+                i = close + 1
+            } else if isNameByte(next), !(next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) {
+                var j = i + 1
+                while j < b.count, isNameByte(b[j]) { j += 1 }
+                expression = String(decoding: b[(i + 1)..<j], as: UTF8.self)
+                i = j
+            } else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            var operators: [Substring] = []
+            if let colon = expression.firstIndex(of: ":") {
+                operators = expression[expression.index(after: colon)...].split(separator: ":")
+                expression = String(expression[..<colon])
+            }
+            let name = expression
+            var part: Part
+            if name == "inherited" || name == setting {
+                part = evaluate(setting, below: index, depth: depth + 1)
+                part.isSet = true   // inheriting nothing is the empty string, not a defect
+            } else {
+                part = evaluateTop(name, depth: depth + 1)
+            }
+            var value = part.text
+            var known = part.isSet
+            for op in operators {
+                if op.hasPrefix("default=") {
+                    if !known || value.isEmpty { value = String(op.dropFirst("default=".count)); known = true }
+                    continue
+                }
+                switch op {
+                case "lower": value = value.lowercased()
+                case "upper": value = value.uppercased()
+                case "rfc1034identifier":
+                    value = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+                case "c99extidentifier", "identifier":
+                    var s = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+                    if let f = s.first, f.isNumber { s = "_" + s }
+                    value = s
+                case "dir": value = Paths.directoryName(value)
+                case "file": value = Paths.baseName(value)
+                case "base": value = Paths.stem(value)
+                case "suffix":
+                    let base = Paths.baseName(value)
+                    value = base.lastIndex(of: ".").map { String(base[$0...]) } ?? ""
+                case "standardizepath": value = ProjectFiles.normalize(value)
+                default:
+                    if result.problem == nil { result.problem = "the operator :\(op) in $(\(expression):...) is not supported" }
+                }
+            }
+            if !known {
+                result.unresolved.append("$(\(name))")
+            } else {
+                result.unresolved += part.unresolved
+                if result.problem == nil { result.problem = part.problem }
+            }
+            out.append(contentsOf: value.utf8)
+            if out.count > Self.maxLength {
+                result.problem = result.problem ?? "the value grows past \(Self.maxLength) bytes"
+                break
+            }
+        }
+        result.text = String(decoding: out, as: UTF8.self)
+        return result
+    }
+}

@@ -1,0 +1,68 @@
+import EntitlintCore
+
+/// How discovery reads project inputs: through the run's virtual files when they hold a path
+/// (`--staged`: the index over the work tree; `--against`: a revision's tree, exclusively), else
+/// from the disk, bounded by `--max-file-size`.
+/// Why a file could not be read.
+struct ReadFailure: Error, CustomStringConvertible, Equatable {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
+    static let missing = ReadFailure("no such file")
+}
+
+struct ProjectFiles: @unchecked Sendable {
+    let options: LintOptions
+    let cwd: String
+
+    func kind(_ path: String) -> Paths.Kind { options.kind(path) }
+
+    func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+        if let virtual = options.virtualFiles {
+            switch virtual.bytes(path, cwd: cwd) {
+            case .success(let bytes)?:
+                guard bytes.count <= options.limits.maxBytes else {
+                    return .failure(ReadFailure("\(FileReader.ReadError.tooLarge(limit: options.limits.maxBytes))"))
+                }
+                return .success(bytes)
+            case .failure(let error)?:
+                return .failure(ReadFailure("cannot read the file from git: \(error)"))
+            case nil:
+                if virtual.exclusive { return .failure(.missing) }
+            }
+        }
+        do {
+            return .success(try FileReader.read(path, limit: options.limits.maxBytes))
+        } catch {
+            return .failure(error == .notFound ? .missing : ReadFailure("\(error)"))
+        }
+    }
+
+    func walk(_ root: String, accept: (String) -> Bool) -> [String] { options.walk(root, accept: accept) }
+
+    func shown(_ path: String) -> String { Paths.display(path, cwd: cwd) }
+
+    func absolute(_ path: String) -> String { Paths.absolute(path, cwd: cwd) }
+
+    /// `base/relative`, or `relative` when it is absolute; `.` and `..` kept (resolved on use).
+    static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        if relative.isEmpty { return base }
+        if base.isEmpty || base == "." { return relative }
+        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+    }
+
+    /// `path` with `.` and `..` components folded, relative paths kept relative.
+    static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for p in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if p == "." { continue }
+            if p == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if p == "..", absolute { continue }
+            parts.append(p)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}

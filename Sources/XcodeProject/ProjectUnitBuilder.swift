@@ -1,0 +1,300 @@
+import EntitlintCore
+import PropertyList
+
+/// A unit a project defines, with the files it depends on (to decide which units a run's paths
+/// concern: "a path to one `.entitlements` file inside a project lints the units that use it").
+struct ProjectUnit {
+    var unit: DiscoveredUnit
+    /// Absolute paths: the entitlements file, the xcconfig files, the project file.
+    var uses: Set<String>
+    /// Absolute path of the entitlements file, when there is one.
+    var entitlements: String?
+    /// Where the unit's entitlements file lives, for "units below this folder".
+    var targetKey: String
+}
+
+/// Parses each entitlements file once for all the units that use it.
+final class EntitlementsCache: @unchecked Sendable {
+    let files: ProjectFiles
+    let limits: PlistLimits
+    private var parsed: [String: Result<PlistDocument, ProjectProblem>] = [:]
+
+    init(files: ProjectFiles, limits: PlistLimits) {
+        self.files = files
+        self.limits = limits
+    }
+
+    func document(_ path: String) -> Result<PlistDocument, ProjectProblem> {
+        let abs = files.absolute(path)
+        if let r = parsed[abs] { return r }
+        let shown = files.shown(abs)
+        let result: Result<PlistDocument, ProjectProblem>
+        switch files.read(abs) {
+        case .failure(let why):
+            result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: cannot read the file: \(why)"))
+        case .success(let bytes):
+            switch Linter.parse(bytes: bytes, path: abs, limits: limits) {
+            case .entitlements(let doc): result = .success(doc)
+            case .failed(let reason, let loc):
+                result = .failure(ProjectProblem(file: shown, location: loc, message: "cannot parse property list: \(reason)"))
+            case .profile:
+                result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: this is a provisioning profile, not an entitlements file"))
+            }
+        }
+        parsed[abs] = result
+        return result
+    }
+}
+
+/// The settings Entitlint reads for every unit (issue 3, part 2).
+enum KeySetting {
+    static let bundleID = "PRODUCT_BUNDLE_IDENTIFIER"
+    static let team = "DEVELOPMENT_TEAM"
+    static let entitlements = "CODE_SIGN_ENTITLEMENTS"
+    static let specifier = "PROVISIONING_PROFILE_SPECIFIER"
+    static let profile = "PROVISIONING_PROFILE"
+    static let style = "CODE_SIGN_STYLE"
+    static let sdkRoot = "SDKROOT"
+    static let platforms = "SUPPORTED_PLATFORMS"
+    static let infoPlist = "INFOPLIST_FILE"
+    static let catalyst = "SUPPORTS_MACCATALYST"
+    static let all = [bundleID, team, entitlements, specifier, profile, style, sdkRoot, platforms, infoPlist, catalyst]
+}
+
+/// The device SDK a unit is signed for, from `SDKROOT` (`iphoneos`, `iphoneos17.2`, `macosx`, a
+/// path to an SDK) or, for `auto` and multiplatform targets, the first device platform of
+/// `SUPPORTED_PLATFORMS`.
+func deviceSDK(sdkRoot: String?, supportedPlatforms: String?) -> String? {
+    let known = ["iphoneos", "macosx", "watchos", "appletvos", "xros", "driverkit"]
+    func base(_ s: String) -> String? {
+        var name = Paths.baseName(s).lowercased()
+        if name.hasSuffix(".sdk") { name = String(name.dropLast(4)) }
+        return known.first { name.hasPrefix($0) }
+    }
+    if let root = sdkRoot, !root.isEmpty, root != "auto", let b = base(root) { return b }
+    let platforms = (supportedPlatforms ?? "").split(separator: " ").map(String.init)
+    for candidate in known where platforms.contains(candidate) { return candidate }
+    return nil
+}
+
+func platform(ofSDK sdk: String?) -> Platform {
+    switch sdk {
+    case "macosx"?, "driverkit"?: return .macOS
+    case "iphoneos"?, "watchos"?, "appletvos"?, "xros"?: return .iOS
+    default: return .unknown
+    }
+}
+
+/// The variables (other than the standard signing ones) the entitlements refer to.
+func referencedVariables(_ document: PlistDocument) -> [String] {
+    var names: [String] = []
+    func visit(_ node: PlistNode) {
+        switch node.value {
+        case .string(let s):
+            guard s.utf8.contains(UInt8(ascii: "$")) else { return }
+            for r in VariableExpander.references(in: s) where !r.isTemplate {
+                let base = String(r.name.prefix { $0 != ":" })
+                if !VariableExpander.standardNames.contains(base), !names.contains(base) { names.append(base) }
+            }
+        case .array(let items): items.forEach(visit)
+        case .dict(let d): d.entries.forEach { visit($0.value) }
+        default: return
+        }
+    }
+    visit(document.root)
+    return names
+}
+
+/// Forms the units of one Xcode project: every native target that is signed as a product (apps,
+/// extensions, App Clips, watch apps) or names an entitlements file, in every configuration.
+struct ProjectUnitBuilder {
+    let project: PBXProject
+    let files: ProjectFiles
+    let xcconfigs: XCConfigLoader
+    let entitlements: EntitlementsCache
+    let variables: [String: String]
+    var problems: [ProjectProblem] = []
+
+    init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String]) {
+        self.project = project
+        self.files = files
+        self.xcconfigs = xcconfigs
+        self.entitlements = entitlements
+        self.variables = variables
+    }
+
+    mutating func problem(_ p: ProjectProblem) { problems.append(p) }
+
+    /// Assignments of a configuration's base xcconfig (a hole when it cannot be located).
+    mutating func baseAssignments(_ config: PBXProject.BuildConfiguration) -> [SettingAssignment] {
+        if let base = config.baseConfiguration {
+            return xcconfigs.load(base, referencedFrom: (project.file, config.baseConfigurationLocation))
+        }
+        if let why = config.baseConfigurationProblem {
+            return [.hole(why, file: project.file, location: config.baseConfigurationLocation)]
+        }
+        return []
+    }
+
+    mutating func build() -> [ProjectUnit] {
+        let byID = Dictionary(project.targets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Hosts: who embeds whom; else which app depends on an extension.
+        var host: [String: String] = [:]
+        for t in project.targets where [.app, .watchApp].contains(UnitOrigin.Kind(productType: t.productType ?? "")) {
+            for e in t.embeds where host[e] == nil { host[e] = t.id }
+        }
+        for t in project.targets where [.app, .watchApp].contains(UnitOrigin.Kind(productType: t.productType ?? "")) {
+            for d in t.dependsOn where host[d] == nil {
+                if let dep = byID[d], [.appExtension, .appClip, .watchApp].contains(UnitOrigin.Kind(productType: dep.productType ?? "")) {
+                    host[d] = t.id
+                }
+            }
+        }
+        for (child, parent) in host where host[parent] == child {
+            let a = byID[child]?.name ?? child, b = byID[parent]?.name ?? parent
+            problem(ProjectProblem(file: project.file, location: byID[child]?.location ?? .unknown,
+                                   message: "targets \(a) and \(b) embed each other (a reference cycle); neither is taken as the other's host"))
+            host[child] = nil
+        }
+
+        var out: [ProjectUnit] = []
+        var bundles: [String: String] = [:]   // "targetID|config" -> bundle ID
+        let projectAbs = files.absolute(project.directory)
+        for target in project.targets {
+            let kind = UnitOrigin.Kind(productType: target.productType ?? "")
+            for config in target.configurations {
+                if let u = unit(target, config, kind: kind, host: host[target.id].flatMap { byID[$0] }, projectAbs: projectAbs) {
+                    if let b = u.unit.bundleID?.value { bundles[target.id + "|" + config.name] = b }
+                    out.append(u)
+                }
+            }
+        }
+        for i in out.indices {
+            guard let hostName = out[i].unit.origin.hostTarget,
+                  let hostTarget = project.targets.first(where: { $0.name == hostName }) else { continue }
+            out[i].unit.origin.hostBundleID = bundles[hostTarget.id + "|" + out[i].unit.origin.configuration]
+        }
+        return out
+    }
+
+    mutating func unit(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, kind: UnitOrigin.Kind,
+                       host: PBXProject.Target?, projectAbs: String) -> ProjectUnit? {
+        let projectConfig = project.projectConfigurations.first { $0.name == config.name }
+            ?? project.projectConfigurations.first { $0.name == project.defaultConfiguration }
+        var entries: [SettingAssignment] = []
+        var uses: Set<String> = [files.absolute(project.file)]
+        if let pc = projectConfig {
+            entries += baseAssignments(pc)
+            if let base = pc.baseConfiguration { uses.formUnion(xcconfigs.closure(of: base)) }
+            entries += pc.settings
+        }
+        entries += baseAssignments(config)
+        if let base = config.baseConfiguration { uses.formUnion(xcconfigs.closure(of: base)) }
+        entries += config.settings
+
+        var builtins = variables
+        let projectFilePath = files.absolute(project.bundlePath)
+        for (k, v) in [("TARGET_NAME", target.name), ("TARGETNAME", target.name), ("PROJECT_NAME", project.name), ("PROJECT", project.name),
+                       ("SRCROOT", projectAbs), ("PROJECT_DIR", projectAbs), ("SOURCE_ROOT", projectAbs),
+                       ("PROJECT_FILE_PATH", projectFilePath), ("CONFIGURATION", config.name),
+                       ("PRODUCT_NAME", target.productName ?? target.name)] {
+            builtins[k] = v
+        }
+        let first = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: "", configuration: config.name))
+        let sdk = deviceSDK(sdkRoot: first.resolve(KeySetting.sdkRoot).value, supportedPlatforms: first.resolve(KeySetting.platforms).value)
+        if let sdk {
+            builtins["PLATFORM_NAME"] = sdk
+            builtins["EFFECTIVE_PLATFORM_NAME"] = sdk == "macosx" ? "" : "-" + sdk
+        }
+        let settings = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config.name))
+        var resolved: [String: ResolvedSetting] = [:]
+        for name in KeySetting.all { resolved[name] = settings.resolve(name) }
+
+        let owner = "target \(target.name)"
+        func report(_ name: String) {
+            guard let r = resolved[name], r.value == nil, r.isSet, let source = r.source else { return }
+            if !r.unresolved.isEmpty {
+                problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                       message: "\(r.unresolved.joined(separator: ", ")) in \(name) = \"\(source.value)\" (\(owner)) is not set at any level of the build settings, so the \(name) cannot be known (Xcode would use the empty string); set it in the project, or under `variables:` in .entitlint.yml"))
+            } else if let why = r.problem, !why.hasPrefix("it may be set in a file") {
+                problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                       message: "\(name) = \"\(source.value)\" (\(owner)) cannot be resolved: \(why)"))
+            }
+        }
+
+        var sources: [String: String] = [:]
+        for name in KeySetting.all {
+            if let s = resolved[name]?.source, resolved[name]?.value != nil { sources[name] = s.place }
+        }
+        func nonEmpty(_ name: String) -> String? {
+            guard let v = resolved[name]?.value?.trimmed(" \t"), !v.isEmpty else { return nil }
+            return v
+        }
+        func fact(_ name: String) -> Fact<String>? {
+            guard let v = nonEmpty(name) else { return nil }
+            let place = resolved[name]?.source?.place ?? project.file
+            return Fact(v, from: .xcode("\(name) at \(place)"))
+        }
+
+        // The entitlements file.
+        var entitlementsPath: String?
+        var document: PlistDocument?
+        var entitlementsAbs: String?
+        if let raw = nonEmpty(KeySetting.entitlements) {
+            let path = ProjectFiles.normalize(ProjectFiles.join(project.directory, raw))
+            let source = resolved[KeySetting.entitlements]?.source
+            if files.kind(path) != .file {
+                problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,
+                                       message: "CODE_SIGN_ENTITLEMENTS of \(owner) names \(files.shown(path)), which does not exist; the target cannot be signed, and is not checked"))
+                return nil
+            }
+            switch entitlements.document(path) {
+            case .failure(let p):
+                problem(p)
+                return nil
+            case .success(let doc):
+                document = doc
+                entitlementsPath = path
+                entitlementsAbs = files.absolute(path)
+                uses.insert(entitlementsAbs!)
+            }
+        } else {
+            report(KeySetting.entitlements)
+            if resolved[KeySetting.entitlements]?.problem != nil || !(resolved[KeySetting.entitlements]?.unresolved.isEmpty ?? true) {
+                return nil   // it names a file, but which one cannot be known
+            }
+        }
+        guard kind.isSignedProduct || document != nil else { return nil }
+        for name in [KeySetting.bundleID, KeySetting.team, KeySetting.specifier, KeySetting.profile] { report(name) }
+
+        var team = fact(KeySetting.team)
+        if team == nil, resolved[KeySetting.team]?.isSet != true, let t = target.developmentTeam {
+            team = Fact(t.value, from: .xcode("TargetAttributes DevelopmentTeam at \(project.file):\(t.location.line)"))
+            sources[KeySetting.team] = "\(project.file):\(t.location.line) (TargetAttributes)"
+        }
+        let bundle = fact(KeySetting.bundleID)
+        let shownPath: String
+        if let entitlementsPath {
+            shownPath = files.shown(entitlementsPath)
+        } else {
+            // No entitlements file: findings about the unit point at its bundle ID, else the target.
+            let source = resolved[KeySetting.bundleID]?.source
+            shownPath = source?.file ?? project.file
+            document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: source?.location ?? target.location), format: .openStep)
+        }
+        var unitVariables: [String: String] = [:]
+        for name in referencedVariables(document!) {
+            if let v = settings.resolve(name).value { unitVariables[name] = v }
+        }
+        let style = nonEmpty(KeySetting.style) ?? target.provisioningStyle
+        let origin = UnitOrigin(projectFile: project.file, projectName: project.name, target: target.name, configuration: config.name,
+                                productType: target.productType, kind: kind, sdk: sdk,
+                                isMacCatalyst: nonEmpty(KeySetting.catalyst)?.uppercased() == "YES", hostTarget: host?.name,
+                                signingStyle: style, profileSpecifier: nonEmpty(KeySetting.specifier), profileUUID: nonEmpty(KeySetting.profile),
+                                hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
+        let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name))", entitlementsPath: entitlementsPath.map(files.shown),
+                                        shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
+                                        platform: platform(ofSDK: sdk), origin: origin, variables: unitVariables, inScope: false)
+        return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)
+    }
+}

@@ -1,0 +1,118 @@
+public import PropertyList
+
+/// A condition of a conditional build setting: `sdk=iphoneos*` in `CODE_SIGN_IDENTITY[sdk=iphoneos*]`.
+public struct SettingCondition: Sendable, Hashable {
+    public var key: String
+    public var pattern: String
+}
+
+/// One assignment of a build setting, where it was written: a line of a `project.pbxproj`
+/// `buildSettings` dict, of an `.xcconfig`, or of an XcodeGen spec.
+///
+/// A *hole* stands for settings that could not be read (a missing `.xcconfig`, an `#include` loop, a
+/// broken file): a lookup that reaches a hole before finding an assignment cannot know the value,
+/// so the value is unresolved (never guessed).
+public struct SettingAssignment: Sendable, Hashable {
+    public var name: String
+    public var conditions: [SettingCondition]
+    public var value: String
+    /// The file, as shown in findings.
+    public var file: String
+    public var location: SourceLocation
+    /// Why the settings here cannot be known; nil for a real assignment.
+    public var hole: String?
+
+    public init(name: String, conditions: [SettingCondition] = [], value: String, file: String, location: SourceLocation) {
+        self.name = name
+        self.conditions = conditions
+        self.value = value
+        self.file = file
+        self.location = location
+        self.hole = nil
+    }
+
+    public static func hole(_ reason: String, file: String, location: SourceLocation) -> SettingAssignment {
+        var a = SettingAssignment(name: "", value: "", file: file, location: location)
+        a.hole = reason
+        return a
+    }
+
+    /// `file:line`, for provenance in messages and reports.
+    public var place: String { location.isKnown ? "\(file):\(location.line)" : file }
+
+    /// Splits a setting key with conditions: `NAME[sdk=iphoneos*][arch=arm64]` (also `[sdk=a,arch=b]`).
+    /// Nil when the key is not of that form.
+    public static func splitKey(_ key: String) -> (name: String, conditions: [SettingCondition])? {
+        guard let open = key.firstIndex(of: "[") else { return isSettingName(key) ? (key, []) : nil }
+        let name = String(key[..<open])
+        guard isSettingName(name) else { return nil }
+        var conditions: [SettingCondition] = []
+        var rest = key[open...]
+        while !rest.isEmpty {
+            guard rest.first == "[", let close = rest.firstIndex(of: "]") else { return nil }
+            let body = rest[rest.index(after: rest.startIndex)..<close]
+            for part in body.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let eq = part.firstIndex(of: "=") else { return nil }
+                let k = part[..<eq].trimmed(" \t")
+                let v = part[part.index(after: eq)...].trimmed(" \t")
+                guard !k.isEmpty else { return nil }
+                conditions.append(SettingCondition(key: k, pattern: v))
+            }
+            rest = rest[rest.index(after: close)...]
+            while rest.first == " " { rest = rest.dropFirst() }
+        }
+        return (name, conditions)
+    }
+
+    /// A build setting name: a letter or `_`, then letters, digits and `_`.
+    public static func isSettingName<S: StringProtocol>(_ s: S) -> Bool {
+        guard let f = s.utf8.first, f == UInt8(ascii: "_") || (f | 0x20 >= UInt8(ascii: "a") && f | 0x20 <= UInt8(ascii: "z")) else { return false }
+        return s.utf8.allSatisfy { c in
+            c == UInt8(ascii: "_") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z"))
+        }
+    }
+}
+
+/// A problem with a project input, reported as a finding naming the file and line.
+public struct ProjectProblem: Error, Sendable, Hashable {
+    /// `parse-error` (a file that cannot be read as the project needs it) or `unresolved-variable`.
+    public var rule: String
+    public var file: String
+    public var location: SourceLocation
+    public var message: String
+
+    public init(rule: String = "parse-error", file: String, location: SourceLocation, message: String) {
+        self.rule = rule
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+}
+
+extension StringProtocol {
+    func trimmed(_ set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Glob match with `*` (any run) and `?` (one character), as build setting conditions use them.
+func globMatches(_ pattern: String, _ text: String) -> Bool {
+    let p = Array(pattern.utf8), t = Array(text.utf8)
+    var pi = 0, ti = 0, star = -1, mark = 0
+    while ti < t.count {
+        if pi < p.count, p[pi] == UInt8(ascii: "?") || p[pi] == t[ti] {
+            pi += 1; ti += 1
+        } else if pi < p.count, p[pi] == UInt8(ascii: "*") {
+            star = pi; mark = ti; pi += 1
+        } else if star >= 0 {
+            pi = star + 1; mark += 1; ti = mark
+        } else {
+            return false
+        }
+    }
+    while pi < p.count, p[pi] == UInt8(ascii: "*") { pi += 1 }
+    return pi == p.count
+}

@@ -1,0 +1,139 @@
+import EntitlintCore
+import PropertyList
+
+/// Build configuration files (`.xcconfig`), as Apple's "Configuration Settings File (xcconfig)
+/// format" describes them: one setting per line, `NAME = value` or `NAME[sdk=...][arch=...][config=...] = value`;
+/// `//` starts a comment anywhere on a line; a trailing `;` is ignored; `#include "path"` and
+/// `#include? "path"` (optional: a missing file is fine) bring in another file, its path relative to
+/// the including file's folder.
+///
+/// The loader flattens includes in order (Xcode 10 and later read `$(inherited)` in a later line as
+/// the value of the earlier lines, so order is all that matters). What cannot be read becomes a
+/// hole (`SettingAssignment.hole`) plus a problem naming the file and line: a missing file named
+/// by `#include` or by a target's base configuration, an `#include` loop, a line that is not valid
+/// xcconfig syntax (Xcode then ignores the file).
+final class XCConfigLoader: @unchecked Sendable {
+    static let maxIncludeDepth = 32
+
+    let files: ProjectFiles
+    private(set) var problems: [ProjectProblem] = []
+    /// Files read, as shown, in the order first read.
+    private(set) var read: [String] = []
+    private var cache: [String: [SettingAssignment]] = [:]
+    /// Absolute path -> itself and every file it includes, transitively.
+    private var fileSets: [String: Set<String>] = [:]
+    private var problemKeys = Set<ProjectProblem>()
+
+    init(files: ProjectFiles) { self.files = files }
+
+    func report(_ p: ProjectProblem) {
+        if problemKeys.insert(p).inserted { problems.append(p) }
+    }
+
+    /// The assignments of the xcconfig at `path` (usable from the current folder), includes
+    /// flattened. `reference`: who names it (a base configuration reference in a project, or an
+    /// `#include` line), for the problem when it is missing.
+    func load(_ path: String, referencedFrom reference: (file: String, location: SourceLocation), optional: Bool = false) -> [SettingAssignment] {
+        var stack: [String] = []
+        return load(path, reference: reference, optional: optional, stack: &stack)
+    }
+
+    /// All files the xcconfig at `path` reads (itself and its includes), absolute: for "the units
+    /// that use this xcconfig". Call after `load`.
+    func closure(of path: String) -> Set<String> {
+        let abs = files.absolute(path)
+        return fileSets[abs] ?? [abs]
+    }
+
+    private func load(_ path: String, reference: (file: String, location: SourceLocation), optional: Bool,
+                      stack: inout [String]) -> [SettingAssignment] {
+        let abs = files.absolute(path)
+        let shown = files.shown(abs)
+        if let i = stack.firstIndex(of: abs) {
+            let loop = (stack[i...].map { files.shown($0) } + [shown]).joined(separator: " -> ")
+            report(ProjectProblem(file: reference.file, location: reference.location, message: "#include loop: \(loop)"))
+            return [.hole("#include loop: \(loop)", file: reference.file, location: reference.location)]
+        }
+        if let cached = cache[abs] { return cached }
+        guard stack.count < Self.maxIncludeDepth else {
+            let why = "#include nested deeper than \(Self.maxIncludeDepth) files"
+            report(ProjectProblem(file: reference.file, location: reference.location, message: why))
+            return [.hole(why, file: reference.file, location: reference.location)]
+        }
+        let bytes: [UInt8]
+        switch files.kind(abs) == .missing ? .failure(.missing) : files.read(abs) {
+        case .success(let b):
+            bytes = b
+        case .failure(let why):
+            if optional && why == .missing { return [] }
+            let what = reference.file.isEmpty ? shown : "\(shown) (named here)"
+            report(ProjectProblem(file: reference.file.isEmpty ? shown : reference.file, location: reference.location,
+                                  message: "cannot read the xcconfig \(what): \(why); the settings it would give are unknown"))
+            return [.hole("\(shown) cannot be read", file: reference.file.isEmpty ? shown : reference.file, location: reference.location)]
+        }
+        if !read.contains(shown) { read.append(shown) }
+        stack.append(abs)
+        defer { stack.removeLast() }
+        let folder = Paths.directoryName(path)
+        var out: [SettingAssignment] = []
+        var includes: Set<String> = [abs]
+        var lineNumber = 0
+        for rawLine in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if line.last == "\r" { line = line.dropLast() }
+            let indent = line.prefix { $0 == " " || $0 == "\t" }.count
+            let text = line.dropFirst(indent)
+            if text.isEmpty || text.hasPrefix("//") { continue }
+            let loc = SourceLocation(line: lineNumber, column: indent + 1)
+            if text.hasPrefix("#include") {
+                var rest = text.dropFirst("#include".count)
+                let isOptional = rest.first == "?"
+                if isOptional { rest = rest.dropFirst() }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else {
+                    report(ProjectProblem(file: shown, location: loc, message: "malformed #include: the path must be in double quotes"))
+                    out.append(.hole("malformed #include", file: shown, location: loc))
+                    continue
+                }
+                let target = String(rest[rest.index(after: rest.startIndex)..<close])
+                if target.hasPrefix("<") || target.contains("$(") || target.contains("${") {
+                    if !isOptional {
+                        report(ProjectProblem(file: shown, location: loc, message: "#include \"\(target)\" names a path Entitlint cannot resolve; the settings it would give are unknown"))
+                        out.append(.hole("#include \"\(target)\"", file: shown, location: loc))
+                    }
+                    continue
+                }
+                let includePath = ProjectFiles.normalize(ProjectFiles.join(folder, target))
+                out += load(includePath, reference: (shown, loc), optional: isOptional, stack: &stack)
+                includes.formUnion(fileSets[files.absolute(includePath)] ?? [files.absolute(includePath)])
+                continue
+            }
+            // The `=` after the name and its conditions (`NAME[sdk=iphoneos*] = value`).
+            var depth = 0
+            let eqIndex = text.firstIndex { c in
+                if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+                return c == "=" && depth <= 0
+            }
+            guard let eq = eqIndex else {
+                report(ProjectProblem(file: shown, location: loc, message: "not an xcconfig line (expected NAME = value, #include or a // comment): \(text.prefix(60))"))
+                out.append(.hole("a line that is not xcconfig syntax", file: shown, location: loc))
+                continue
+            }
+            let key = text[..<eq].trimmed(" \t")
+            guard let (name, conditions) = SettingAssignment.splitKey(key) else {
+                report(ProjectProblem(file: shown, location: loc, message: "\"\(key)\" is not a build setting name"))
+                out.append(.hole("a line that is not xcconfig syntax", file: shown, location: loc))
+                continue
+            }
+            var value = text[text.index(after: eq)...]
+            if let comment = value.firstRange(of: "//") { value = value[..<comment.lowerBound] }
+            var v = value.trimmed(" \t")
+            if v.hasSuffix(";") { v = String(v.dropLast()).trimmed(" \t") }
+            out.append(SettingAssignment(name: name, conditions: conditions, value: v, file: shown, location: loc))
+        }
+        cache[abs] = out
+        fileSets[abs] = includes
+        return out
+    }
+}

@@ -1,0 +1,325 @@
+public import EntitlintCore
+import PropertyList
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the Xcode projects (`*.xcodeproj`), workspaces (`*.xcworkspace`) and XcodeGen specs
+/// (`project.yml`) of a run and forms the units of every target and configuration (issue 3, part 6):
+///
+/// - a folder is searched for them (skipping the folders the core skips, and what `.gitignore`
+///   ignores), and all their units are linted;
+/// - a project named directly (`App.xcodeproj`, its `project.pbxproj`, a workspace, a `project.yml`)
+///   is linted whole;
+/// - a file inside a project (an `.entitlements`, an `.xcconfig`) lints the units that use it; the
+///   project is found in the file's folder or above (up to the git work tree's root, else the current
+///   folder when the file is below it, else the file's own folder);
+/// - the other units of a project found that way are context for the project rules only.
+///
+/// A folder holding both a `project.yml` and the project it generates (`<name>.xcodeproj`) is read
+/// from the spec: XcodeGen rewrites the project from it.
+public struct XcodeDiscoverer: UnitDiscoverer {
+    public init() {}
+
+    public func discover(_ options: LintOptions, files: [String], cwd: String) -> Discovery {
+        var session = DiscoverySession(options: options, cwd: cwd)
+        session.run(looseFiles: files)
+        return session.result()
+    }
+}
+
+/// Which units of a project a run concerns.
+enum Scope: Hashable {
+    case all
+    /// Units using one of these files (absolute).
+    case using(Set<String>)
+    /// Units whose entitlements file is below one of these folders (absolute).
+    case below(Set<String>)
+
+    func union(_ other: Scope) -> Scope {
+        switch (self, other) {
+        case (.all, _), (_, .all): return .all
+        case (.using(let a), .using(let b)): return .using(a.union(b))
+        case (.below(let a), .below(let b)): return .below(a.union(b))
+        default: return .all   // mixed scopes are rare; be generous
+        }
+    }
+}
+
+struct DiscoverySession {
+    let options: LintOptions
+    let cwd: String
+    let files: ProjectFiles
+    let xcconfigs: XCConfigLoader
+    let entitlements: EntitlementsCache
+    /// Absolute project paths (`.xcodeproj` folder, or `project.yml`) -> scope; in order of discovery.
+    var projects: [(path: String, scope: Scope)] = []
+    var workspaces: [(path: String, scope: Scope)] = []
+    var problems: [ProjectProblem] = []
+    var units: [ProjectUnit] = []
+    /// Project files read, as shown, per project (counted only when the project has units in scope).
+    var readFiles: [String: [String]] = [:]
+    var ancestorCache: [String: [String]] = [:]
+    var boundaryCache: [String: String] = [:]
+
+    init(options: LintOptions, cwd: String) {
+        self.options = options
+        self.cwd = cwd
+        files = ProjectFiles(options: options, cwd: cwd)
+        xcconfigs = XCConfigLoader(files: files)
+        entitlements = EntitlementsCache(files: files, limits: options.limits)
+    }
+
+    mutating func add(project path: String, scope: Scope) {
+        let abs = Paths.absolute(path, cwd: cwd)
+        if let i = projects.firstIndex(where: { $0.path == abs }) {
+            projects[i].scope = projects[i].scope.union(scope)
+        } else {
+            projects.append((abs, scope))
+        }
+    }
+
+    mutating func add(workspace path: String, scope: Scope) {
+        let abs = Paths.absolute(path, cwd: cwd)
+        if let i = workspaces.firstIndex(where: { $0.path == abs }) {
+            workspaces[i].scope = workspaces[i].scope.union(scope)
+        } else {
+            workspaces.append((abs, scope))
+        }
+    }
+
+    var excludes: [Glob] { options.configuration?.exclude ?? [] }
+
+    func excluded(_ path: String) -> Bool {
+        guard !excludes.isEmpty else { return false }
+        let shown = Paths.display(path, cwd: cwd)
+        return excludes.contains { $0.matches(shown) }
+    }
+
+    mutating func run(looseFiles: [String]) {
+        for path in options.paths where path != "-" {
+            let base = Paths.baseName(path)
+            switch files.kind(path) {
+            case .directory:
+                if base.hasSuffix(".xcodeproj") { add(project: path, scope: .all); continue }
+                if base.hasSuffix(".xcworkspace") { add(workspace: path, scope: .all); continue }
+                walk(path, walked: looseFiles)
+                // A folder inside a project: the units whose entitlements are below it.
+                for found in ancestors(of: Paths.absolute(path, cwd: cwd), includingSelf: false) {
+                    addFound(found, scope: .below([Paths.absolute(path, cwd: cwd)]))
+                }
+            case .file, .other:
+                if base == "project.pbxproj" { add(project: Paths.directoryName(path), scope: .all); continue }
+                if base == "contents.xcworkspacedata" { add(workspace: Paths.directoryName(path), scope: .all); continue }
+                if base == "project.yml" { add(project: path, scope: .all); continue }
+                if Linter.isProfilePath(path) { continue }
+                let abs = Paths.absolute(path, cwd: cwd)
+                for found in ancestors(of: Paths.directoryName(abs), includingSelf: true) {
+                    addFound(found, scope: .using([abs]))
+                }
+            case .missing:
+                continue
+            }
+        }
+        readWorkspaces()
+        readProjects()
+    }
+
+    mutating func addFound(_ path: String, scope: Scope) {
+        if path.hasSuffix(".xcworkspace") { add(workspace: path, scope: scope) } else { add(project: path, scope: scope) }
+    }
+
+    /// Projects, workspaces and specs below a folder: the project files the run's walk of it
+    /// collected (`Linter.isProjectMarker`; excludes and .gitignore already applied).
+    mutating func walk(_ root: String, walked: [String]) {
+        let absRoot = Paths.absolute(root, cwd: cwd)
+        let prefix = absRoot == "/" ? "/" : absRoot + "/"
+        let found = walked.filter { Linter.isProjectMarker($0) && Paths.absolute($0, cwd: cwd).hasPrefix(prefix) }
+        for p in found {
+            let name = Paths.baseName(p)
+            let folder = Paths.directoryName(p)
+            if name == "project.pbxproj", folder.hasSuffix(".xcodeproj") {
+                add(project: folder, scope: .all)
+            } else if name == "contents.xcworkspacedata", folder.hasSuffix(".xcworkspace"),
+                      !Paths.directoryName(folder).hasSuffix(".xcodeproj") {
+                add(workspace: folder, scope: .all)
+            } else if name == "project.yml" {
+                add(project: p, scope: .all)
+            }
+        }
+    }
+
+    /// The folder where the search for a file's project stops: the git work tree's root, else the
+    /// current folder when the file is below it, else the file's own folder.
+    mutating func boundary(for folder: String) -> String {
+        if let known = boundaryCache[folder] { return known }
+        let b = findBoundary(folder)
+        boundaryCache[folder] = b
+        return b
+    }
+
+    func findBoundary(_ folder: String) -> String {
+        var dir = folder
+        var levels = 0
+        while levels < 64 {
+            if Paths.kind(dir == "/" ? "/.git" : dir + "/.git") != .missing { return dir }
+            if dir == "/" { break }
+            dir = Paths.directoryName(dir)
+            levels += 1
+        }
+        let base = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        if folder == cwd || folder.hasPrefix(base) { return cwd }
+        return folder
+    }
+
+    /// Projects, workspaces and specs in `folder` (absolute) and its parents up to the boundary.
+    mutating func ancestors(of folder: String, includingSelf: Bool) -> [String] {
+        let stop = boundary(for: folder)
+        guard folder == stop || folder.hasPrefix(stop == "/" ? "/" : stop + "/") else { return [] }
+        var dir = includingSelf ? folder : Paths.directoryName(folder)
+        if !includingSelf && folder == stop { return [] }
+        var out: [String] = []
+        while true {
+            out += projectsIn(dir)
+            if dir == stop || dir == "/" { break }
+            dir = Paths.directoryName(dir)
+        }
+        return out
+    }
+
+    /// The `*.xcodeproj`, `*.xcworkspace` and `project.yml` directly in `dir`.
+    mutating func projectsIn(_ dir: String) -> [String] {
+        if let cached = ancestorCache[dir] { return cached }
+        var out: [String] = []
+        if let d = opendir(dir) {
+            var names: [String] = []
+            while let e = readdir(d) {
+                let name = withUnsafePointer(to: e.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") || name == "project.yml" { names.append(name) }
+            }
+            closedir(d)
+            for name in names.sorted() {
+                let p = dir == "/" ? "/" + name : dir + "/" + name
+                if name.hasSuffix(".xcodeproj"), files.kind(p + "/project.pbxproj") != .file { continue }
+                if name.hasSuffix(".xcworkspace"), files.kind(p + "/contents.xcworkspacedata") != .file { continue }
+                if excluded(p) { continue }
+                out.append(p)
+            }
+        }
+        ancestorCache[dir] = out
+        return out
+    }
+
+    mutating func readWorkspaces() {
+        for (path, scope) in workspaces {
+            let (workspace, found) = Workspace.read(bundlePath: path, files: files)
+            problems += found
+            guard let workspace else { continue }
+            readFiles[path, default: []].append(workspace.file)
+            for ref in workspace.projects {
+                if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
+                    problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                   message: "the workspace names \(files.shown(ref.path)), which is not an Xcode project here (no project.pbxproj)"))
+                    continue
+                }
+                add(project: ref.path, scope: scope)
+            }
+        }
+    }
+
+    mutating func readProjects() {
+        // A generated project beside its XcodeGen spec is read from the spec.
+        var specs: [String: String] = [:]   // generated .xcodeproj (absolute) -> spec
+        for (path, _) in projects where path.hasSuffix("project.yml") {
+            if let name = XcodeGenSpec.projectName(path, files: files) {
+                specs[Paths.directoryName(path) + "/" + name + ".xcodeproj"] = path
+            }
+        }
+        for (path, scope) in projects {
+            if let spec = specs[path] {
+                if let i = projects.firstIndex(where: { $0.path == spec }), scope != projects[i].scope {
+                    // Merge the scope into the spec's (already iterated or not, the union is what counts).
+                    mergeScope(spec, scope)
+                }
+                continue
+            }
+            var found: [ProjectUnit] = []
+            if path.hasSuffix("project.yml") {
+                let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
+                                                             variables: options.configuration?.variables ?? [:], limits: options.limits)
+                found = units
+                problems += issues
+                readFiles[path, default: []] += read
+            } else {
+                let (project, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
+                problems += issues
+                guard let project else { continue }
+                readFiles[path, default: []].append(project.file)
+                var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
+                                                 variables: options.configuration?.variables ?? [:])
+                found = builder.build()
+                problems += builder.problems
+            }
+            for var u in found {
+                u.unit.inScope = Self.inScope(u, scope: effectiveScope(path, scope))
+                units.append(u)
+            }
+        }
+    }
+
+    var mergedScopes: [String: Scope] = [:]
+    mutating func mergeScope(_ spec: String, _ scope: Scope) { mergedScopes[spec] = (mergedScopes[spec] ?? scope).union(scope) }
+    func effectiveScope(_ path: String, _ scope: Scope) -> Scope { mergedScopes[path].map { $0.union(scope) } ?? scope }
+
+    static func inScope(_ u: ProjectUnit, scope: Scope) -> Bool {
+        switch scope {
+        case .all: return true
+        case .using(let used): return !used.isDisjoint(with: u.uses)
+        case .below(let folders):
+            guard let e = u.entitlements else { return false }
+            return folders.contains { e.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+    }
+
+    func result() -> Discovery {
+        var d = Discovery()
+        // Unique names: targets of the same name in two projects are named with their project.
+        var counts: [String: Set<String>] = [:]
+        for u in units { counts[u.unit.name, default: []].insert(u.unit.origin.projectFile) }
+        var seenProblems = Set<ProjectProblem>()
+        let allProblems = problems + xcconfigs.problems
+        for p in allProblems where seenProblems.insert(p).inserted {
+            d.findings.append(Finding(rule: p.rule, severity: p.rule == "parse-error" ? .error : .warning, message: p.message,
+                                      path: p.file, line: p.location.line, column: p.location.column))
+        }
+        var shownFiles: [String] = []
+        var projectsInScope = Set<String>()
+        for u in units {
+            var unit = u.unit
+            if counts[unit.name]!.count > 1 { unit.name = "\(unit.origin.projectName)/\(unit.name)" }
+            d.units.append(unit)
+            guard unit.inScope else { continue }
+            projectsInScope.insert(unit.origin.projectFile)
+            if let e = u.entitlements {
+                d.claimed.insert(e)
+                shownFiles.append(files.shown(e))
+            }
+        }
+        for (path, _) in projects {
+            let read = readFiles[path] ?? []
+            guard let projectFile = read.first, projectsInScope.contains(projectFile) else { continue }
+            shownFiles += read
+        }
+        for (path, _) in workspaces {
+            if let read = readFiles[path] { shownFiles += read }
+        }
+        shownFiles += xcconfigs.read
+        var seen = Set<String>()
+        d.files = shownFiles.filter { seen.insert($0).inserted }
+        return d
+    }
+}

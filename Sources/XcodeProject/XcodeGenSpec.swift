@@ -1,0 +1,444 @@
+import EntitlintCore
+import Foundation
+import PropertyList
+import Yams
+
+/// XcodeGen project specs (`project.yml`; XcodeGen's `Docs/ProjectSpec.md`), read into the same
+/// units as Xcode projects (issue 3, part 7):
+///
+/// - `name`, `include` (other specs merged first: dictionaries merged, lists appended, `KEY:REPLACE`
+///   replaces), `options.bundleIdPrefix` (a target without `PRODUCT_BUNDLE_IDENTIFIER` at any level
+///   gets `bundleIdPrefix.TargetName`, the name stripped to letters, digits, `-` and `.`, `_` made `-`);
+/// - `configs` (default `Debug` and `Release`), `configFiles` (an `.xcconfig` per configuration),
+///   `settings` (a map, or `groups` / `base` / `configs`, the `configs` keys matching any
+///   configuration whose name contains them, case-insensitively), `settingGroups`;
+/// - `targets` with `type`, `platform`, `settings`, `configFiles`, `templates` (from
+///   `targetTemplates`, `${target_name}` replaced), `dependencies` (`target:`: an app depending on an
+///   extension is its host), and `entitlements`: `path` (XcodeGen writes the file there and sets
+///   `CODE_SIGN_ENTITLEMENTS`) and `properties` (the file's contents). With `properties`, the
+///   entitlements are read from the spec, and findings point into `project.yml`; without, from `path`.
+///
+/// Settings levels, lowest first: the project's config file, the project's settings, the target's
+/// config file, XcodeGen's target presets that matter here (`SDKROOT` from `platform`,
+/// `CODE_SIGN_ENTITLEMENTS` from `entitlements.path`), the target's settings. Multi-platform targets
+/// (`platform: [iOS, macOS]`) are reported, not guessed.
+enum XcodeGenSpec {
+    static let maxIncludeDepth = 16
+
+    /// A YAML node, with where it was written.
+    indirect enum Value {
+        case map([(key: String, keyLocation: SourceLocation, value: YNode)])
+        case seq([YNode])
+        case scalar(String, Scalar)
+    }
+
+    enum Scalar { case string, bool, int, float, null }
+
+    struct YNode {
+        var value: Value
+        var location: SourceLocation
+        var file: String
+
+        subscript(_ key: String) -> YNode? {
+            guard case .map(let entries) = value else { return nil }
+            return entries.last { $0.key == key }?.value
+        }
+
+        var string: String? {
+            if case .scalar(let s, let kind) = value, kind != .null { return s }
+            return nil
+        }
+
+        var entries: [(key: String, keyLocation: SourceLocation, value: YNode)] {
+            if case .map(let e) = value { return e }
+            return []
+        }
+
+        var items: [YNode] {
+            if case .seq(let s) = value { return s }
+            return []
+        }
+    }
+
+    static func convert(_ node: Node, file: String, depth: Int = 0) -> YNode {
+        let loc = node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
+        guard depth < 200 else { return YNode(value: .scalar("", .null), location: loc, file: file) }
+        if let mapping = node.mapping {
+            var entries: [(String, SourceLocation, YNode)] = []
+            for (k, v) in mapping {
+                let kl = k.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
+                entries.append((k.scalar?.string ?? "", kl, convert(v, file: file, depth: depth + 1)))
+            }
+            return YNode(value: .map(entries.map { (key: $0.0, keyLocation: $0.1, value: $0.2) }), location: loc, file: file)
+        }
+        if let sequence = node.sequence {
+            return YNode(value: .seq(sequence.map { convert($0, file: file, depth: depth + 1) }), location: loc, file: file)
+        }
+        let text = node.scalar?.string ?? ""
+        let kind: Scalar
+        switch Tag.Name(rawValue: node.tag.description) {
+        case .bool: kind = .bool
+        case .int: kind = .int
+        case .float: kind = .float
+        case .null: kind = .null
+        default: kind = .string
+        }
+        return YNode(value: .scalar(text, kind), location: loc, file: file)
+    }
+
+    /// XcodeGen's merge of an included spec (`base`) with the including one (`over`).
+    static func merge(_ base: YNode, _ over: YNode) -> YNode {
+        switch (base.value, over.value) {
+        case (.map(let a), .map(let b)):
+            var out = a
+            for entry in b {
+                if entry.key.hasSuffix(":REPLACE") {
+                    let key = String(entry.key.dropLast(":REPLACE".count))
+                    out.removeAll { $0.key == key }
+                    out.append((key, entry.keyLocation, entry.value))
+                } else if let i = out.firstIndex(where: { $0.key == entry.key }) {
+                    out[i] = (entry.key, entry.keyLocation, merge(out[i].value, entry.value))
+                } else {
+                    out.append(entry)
+                }
+            }
+            return YNode(value: .map(out), location: over.location, file: over.file)
+        case (.seq(let a), .seq(let b)):
+            return YNode(value: .seq(a + b), location: over.location, file: over.file)
+        default:
+            return over
+        }
+    }
+
+    /// The spec with its includes merged in. Problems name the file and line.
+    static func load(_ path: String, files: ProjectFiles, problems: inout [ProjectProblem], read: inout [String],
+                     stack: [String] = []) -> YNode? {
+        let abs = files.absolute(path)
+        let shown = files.shown(abs)
+        guard stack.count < maxIncludeDepth, !stack.contains(abs) else {
+            problems.append(ProjectProblem(file: files.shown(stack.last ?? abs), location: .unknown,
+                                           message: "include loop or nesting too deep: \((stack + [abs]).map(files.shown).joined(separator: " -> "))"))
+            return nil
+        }
+        let bytes: [UInt8]
+        switch files.read(abs) {
+        case .success(let b): bytes = b
+        case .failure(let why):
+            problems.append(ProjectProblem(file: shown, location: .unknown, message: "cannot read the XcodeGen spec: \(why)"))
+            return nil
+        }
+        read.append(shown)
+        let node: Node?
+        do { node = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch {
+            var line = 0
+            if let e = error as? YamlError {
+                switch e {
+                case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): line = mark.line
+                default: break
+                }
+            }
+            problems.append(ProjectProblem(file: shown, location: SourceLocation(line: line, column: 0), message: "cannot parse the XcodeGen spec: \(error)"))
+            return nil
+        }
+        guard let node else { return nil }
+        var spec = convert(node, file: shown)
+        var includes: [YNode] = []
+        if let inc = spec["include"] {
+            for item in inc.items.isEmpty ? [inc] : inc.items {
+                guard let rel = item.string ?? item["path"]?.string else { continue }
+                let p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                if files.kind(p) != .file {
+                    problems.append(ProjectProblem(file: shown, location: item.location, message: "include: \(files.shown(p)) does not exist; the settings it would give are unknown"))
+                    continue
+                }
+                if let included = load(p, files: files, problems: &problems, read: &read, stack: stack + [abs]) { includes.append(included) }
+            }
+        }
+        if !includes.isEmpty {
+            var merged = includes[0]
+            for extra in includes.dropFirst() { merged = merge(merged, extra) }
+            spec = merge(merged, spec)
+        }
+        return spec
+    }
+
+    static func projectName(_ specPath: String, files: ProjectFiles) -> String? {
+        var problems: [ProjectProblem] = []
+        var read: [String] = []
+        return load(specPath, files: files, problems: &problems, read: &read)?["name"]?.string
+    }
+
+    static let productTypes: [String: String] = [
+        "application": "com.apple.product-type.application",
+        "application.on-demand-install-capable": "com.apple.product-type.application.on-demand-install-capable",
+        "application.messages": "com.apple.product-type.application.messages",
+        "application.watchapp": "com.apple.product-type.application.watchapp",
+        "application.watchapp2": "com.apple.product-type.application.watchapp2",
+        "application.watchapp2-container": "com.apple.product-type.application.watchapp2-container",
+        "app-extension": "com.apple.product-type.app-extension",
+        "app-extension.messages": "com.apple.product-type.app-extension.messages",
+        "app-extension.messages-sticker-pack": "com.apple.product-type.app-extension.messages-sticker-pack",
+        "app-extension.intents-service": "com.apple.product-type.app-extension.intents-service",
+        "extensionkit-extension": "com.apple.product-type.extensionkit-extension",
+        "tv-app-extension": "com.apple.product-type.tv-app-extension",
+        "watchkit-extension": "com.apple.product-type.watchkit-extension",
+        "watchkit2-extension": "com.apple.product-type.watchkit2-extension",
+        "xpc-service": "com.apple.product-type.xpc-service",
+        "system-extension": "com.apple.product-type.system-extension",
+        "driver-extension": "com.apple.product-type.driver-extension",
+    ]
+
+    static let platformSDKs: [String: String] = ["iOS": "iphoneos", "macOS": "macosx", "tvOS": "appletvos", "watchOS": "watchos", "visionOS": "xros"]
+
+    /// The settings of a `Settings` node for one configuration, in XcodeGen's order: groups, base, configs.
+    static func settings(_ node: YNode?, configuration: String, groups: YNode?, depth: Int = 0) -> [SettingAssignment] {
+        guard let node, depth < 16 else { return [] }
+        let entries = node.entries
+        // XcodeGen reads a map with `groups`, `base` or `configs` as the structured form (other keys ignored).
+        let structured = entries.contains { ["groups", "base", "configs"].contains($0.key) }
+        func assignments(_ map: YNode) -> [SettingAssignment] {
+            map.entries.compactMap { e in
+                guard let (name, conditions) = SettingAssignment.splitKey(e.key) else { return nil }
+                let value: String
+                switch e.value.value {
+                case .scalar(let s, let kind):
+                    value = kind == .bool ? (["true", "yes", "on"].contains(s.lowercased()) ? "YES" : "NO") : s
+                case .seq(let items): value = items.compactMap(\.string).joined(separator: " ")
+                case .map: return nil
+                }
+                return SettingAssignment(name: name, conditions: conditions, value: value, file: e.value.file, location: e.keyLocation)
+            }
+        }
+        guard structured else { return assignments(node) }
+        var out: [SettingAssignment] = []
+        for g in node["groups"]?.items ?? [] {
+            if let name = g.string { out += settings(groups?[name], configuration: configuration, groups: groups, depth: depth + 1) }
+        }
+        if let base = node["base"] { out += assignments(base) }
+        for e in node["configs"]?.entries ?? [] where configuration.lowercased().contains(e.key.lowercased()) {
+            out += settings(e.value, configuration: configuration, groups: groups, depth: depth + 1)
+        }
+        return out
+    }
+
+    /// The target with its templates merged in (`${target_name}` replaced).
+    static func applyTemplates(_ target: YNode, name: String, templates: YNode?) -> YNode {
+        let names = target["templates"]?.items.compactMap(\.string) ?? []
+        guard !names.isEmpty, let templates else { return target }
+        var merged: YNode?
+        for n in names {
+            guard let t = templates[n] else { continue }
+            let replaced = substitute(t, "${target_name}", name)
+            merged = merged.map { merge($0, replaced) } ?? replaced
+        }
+        return merged.map { merge($0, target) } ?? target
+    }
+
+    static func substitute(_ node: YNode, _ token: String, _ value: String) -> YNode {
+        var n = node
+        switch node.value {
+        case .scalar(let s, let kind): n.value = .scalar(s.replacingOccurrences(of: token, with: value), kind)
+        case .seq(let items): n.value = .seq(items.map { substitute($0, token, value) })
+        case .map(let entries): n.value = .map(entries.map { ($0.key.replacingOccurrences(of: token, with: value), $0.keyLocation, substitute($0.value, token, value)) })
+        }
+        return n
+    }
+
+    /// Entitlements `properties` as a plist document whose locations point into the spec.
+    static func document(_ node: YNode) -> PlistDocument {
+        func plist(_ n: YNode, depth: Int) -> PlistNode {
+            guard depth < 200 else { return PlistNode(.string(""), at: n.location) }
+            switch n.value {
+            case .map(let entries):
+                var d = PlistDictionary()
+                for e in entries { d.append(.init(key: e.key, keyLocation: e.keyLocation, value: plist(e.value, depth: depth + 1))) }
+                return PlistNode(.dict(d), at: n.location)
+            case .seq(let items):
+                return PlistNode(.array(items.map { plist($0, depth: depth + 1) }), at: n.location)
+            case .scalar(let s, let kind):
+                switch kind {
+                case .bool: return PlistNode(.bool(["true", "yes", "on"].contains(s.lowercased())), at: n.location)
+                case .int: if let v = Int64(s) { return PlistNode(.integer(.signed(v)), at: n.location) }
+                case .float: if let v = Double(s) { return PlistNode(.real(v), at: n.location) }
+                default: break
+                }
+                return PlistNode(.string(s), at: n.location)
+            }
+        }
+        return PlistDocument(root: plist(node, depth: 0), format: .xml)
+    }
+
+    /// `bundleIdPrefix.Name`, the name reduced as XcodeGen reduces it.
+    static func generatedBundleID(prefix: String, target: String) -> String {
+        let cleaned = String(target.compactMap { c -> Character? in
+            if c == "_" { return "-" }
+            return c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == ".") ? c : nil
+        })
+        return prefix + "." + cleaned
+    }
+
+    static func units(specPath: String, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache,
+                      variables: [String: String], limits: PlistLimits) -> ([ProjectUnit], [ProjectProblem], [String]) {
+        var problems: [ProjectProblem] = []
+        var read: [String] = []
+        guard let spec = load(specPath, files: files, problems: &problems, read: &read) else { return ([], problems, read) }
+        let shown = files.shown(specPath)
+        let specFolder = Paths.directoryName(specPath)
+        guard let projectName = spec["name"]?.string else {
+            problems.append(ProjectProblem(file: shown, location: spec.location, message: "not an XcodeGen spec: no `name`"))
+            return ([], problems, read)
+        }
+        let projectAbs = files.absolute(specFolder)
+        var configNames = spec["configs"]?.entries.map(\.key) ?? []
+        if configNames.isEmpty { configNames = ["Debug", "Release"] }
+        let groups = spec["settingGroups"]
+        let prefix = spec["options"]?["bundleIdPrefix"]?.string
+        let templates = spec["targetTemplates"]
+
+        struct TargetSpec { var name: String; var node: YNode; var location: SourceLocation; var kind: UnitOrigin.Kind; var type: String? }
+        var targets: [TargetSpec] = []
+        for e in spec["targets"]?.entries ?? [] {
+            let node = applyTemplates(e.value, name: e.key, templates: templates)
+            let name = node["name"]?.string ?? e.key
+            let type = node["type"]?.string.map { productTypes[$0] ?? "com.apple.product-type." + $0 }
+            targets.append(TargetSpec(name: name, node: node, location: e.keyLocation, kind: UnitOrigin.Kind(productType: type ?? ""), type: type))
+        }
+        var host: [String: String] = [:]
+        for t in targets where t.kind == .app || t.kind == .watchApp {
+            for dep in t.node["dependencies"]?.items ?? [] {
+                guard let name = dep["target"]?.string, let d = targets.first(where: { $0.name == name }), d.kind != .app, d.kind != .other,
+                      host[name] == nil else { continue }
+                host[name] = t.name
+            }
+        }
+
+        func configFile(_ node: YNode?, _ config: String) -> (path: String, location: SourceLocation)? {
+            guard let e = node?.entries.first(where: { $0.key == config }), let p = e.value.string else { return nil }
+            return (ProjectFiles.normalize(ProjectFiles.join(specFolder, p)), e.value.location)
+        }
+
+        var out: [ProjectUnit] = []
+        var bundles: [String: String] = [:]
+        for t in targets {
+            let platformNode = t.node["platform"]
+            if case .seq? = platformNode?.value {
+                problems.append(ProjectProblem(rule: "unresolved-variable", file: shown, location: platformNode!.location,
+                                               message: "target \(t.name) is a multi-platform target; Entitlint does not read those (XcodeGen makes one target per platform): its units are not checked"))
+                continue
+            }
+            let sdk = platformNode?.string.flatMap { platformSDKs[$0] }
+            let entitlementsNode = t.node["entitlements"]
+            let entitlementsRel = entitlementsNode?["path"]?.string
+            for config in configNames {
+                var entries: [SettingAssignment] = []
+                var uses: Set<String> = [files.absolute(specPath)]
+                if let (p, loc) = configFile(spec["configFiles"], config) {
+                    entries += xcconfigs.load(p, referencedFrom: (shown, loc))
+                    uses.formUnion(xcconfigs.closure(of: p))
+                }
+                entries += settings(spec["settings"], configuration: config, groups: groups)
+                if let (p, loc) = configFile(t.node["configFiles"], config) {
+                    entries += xcconfigs.load(p, referencedFrom: (shown, loc))
+                    uses.formUnion(xcconfigs.closure(of: p))
+                }
+                if let sdk, let node = platformNode {
+                    entries.append(SettingAssignment(name: KeySetting.sdkRoot, value: sdk, file: shown, location: node.location))
+                }
+                if let rel = entitlementsRel, let node = entitlementsNode?["path"] {
+                    entries.append(SettingAssignment(name: KeySetting.entitlements, value: rel, file: shown, location: node.location))
+                }
+                entries += settings(t.node["settings"], configuration: config, groups: groups)
+                var builtins = variables
+                for (k, v) in [("TARGET_NAME", t.name), ("TARGETNAME", t.name), ("PROJECT_NAME", projectName), ("PROJECT", projectName),
+                               ("SRCROOT", projectAbs), ("PROJECT_DIR", projectAbs), ("SOURCE_ROOT", projectAbs),
+                               ("CONFIGURATION", config), ("PRODUCT_NAME", t.name)] { builtins[k] = v }
+                if let sdk {
+                    builtins["PLATFORM_NAME"] = sdk
+                    builtins["EFFECTIVE_PLATFORM_NAME"] = sdk == "macosx" ? "" : "-" + sdk
+                }
+                var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config))
+                if let prefix, !evaluator.resolve(KeySetting.bundleID).isSet, t.kind != .other {
+                    entries.insert(SettingAssignment(name: KeySetting.bundleID, value: generatedBundleID(prefix: prefix, target: t.name),
+                                                     file: shown, location: spec["options"]?["bundleIdPrefix"]?.location ?? .unknown), at: 0)
+                    evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config))
+                }
+                func value(_ name: String) -> (String, SettingAssignment?)? {
+                    let r = evaluator.resolve(name)
+                    if r.value == nil, r.isSet, let source = r.source {
+                        if !r.unresolved.isEmpty {
+                            problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                                           message: "\(r.unresolved.joined(separator: ", ")) in \(name) = \"\(source.value)\" (target \(t.name)) is not set at any level of the build settings, so the \(name) cannot be known (Xcode would use the empty string); set it in the spec, or under `variables:` in .entitlint.yml"))
+                        } else if let why = r.problem, !why.hasPrefix("it may be set in a file") {
+                            problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                                           message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)"))
+                        }
+                    }
+                    guard let v = r.value?.trimmed(" \t"), !v.isEmpty else { return nil }
+                    return (v, r.source)
+                }
+                var document: PlistDocument?
+                var entitlementsPath: String?
+                var entitlementsAbs: String?
+                var shownPath = shown
+                let rawEntitlements = value(KeySetting.entitlements)
+                if let props = entitlementsNode?["properties"] {
+                    document = Self.document(props)
+                    if let (raw, _) = rawEntitlements {
+                        let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
+                        entitlementsAbs = files.absolute(p)
+                        uses.insert(entitlementsAbs!)
+                    }
+                } else if let (raw, source) = rawEntitlements {
+                    let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
+                    if files.kind(p) != .file {
+                        problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                       message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked"))
+                        continue
+                    }
+                    switch entitlements.document(p) {
+                    case .failure(let problem): problems.append(problem); continue
+                    case .success(let doc):
+                        document = doc
+                        entitlementsPath = p
+                        entitlementsAbs = files.absolute(p)
+                        shownPath = files.shown(p)
+                        uses.insert(entitlementsAbs!)
+                    }
+                }
+                guard t.kind.isSignedProduct || document != nil else { continue }
+                var sources: [String: String] = [:]
+                func fact(_ name: String) -> Fact<String>? {
+                    guard let (v, source) = value(name) else { return nil }
+                    let place = source?.place ?? shown
+                    sources[name] = place
+                    return Fact(v, from: .xcode("\(name) at \(place)"))
+                }
+                let bundle = fact(KeySetting.bundleID)
+                let team = fact(KeySetting.team)
+                if document == nil {
+                    document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: t.location), format: .xml)
+                }
+                var unitVariables: [String: String] = [:]
+                for name in referencedVariables(document!) {
+                    if let v = evaluator.resolve(name).value { unitVariables[name] = v }
+                }
+                if let b = bundle?.value { bundles[t.name + "|" + config] = b }
+                let origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
+                                        productType: t.type, kind: t.kind, sdk: sdk,
+                                        isMacCatalyst: value(KeySetting.catalyst)?.0.uppercased() == "YES", hostTarget: host[t.name],
+                                        signingStyle: value(KeySetting.style)?.0, profileSpecifier: value(KeySetting.specifier)?.0,
+                                        profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
+                                        settingSources: sources)
+                let unit = DiscoveredUnit(name: "\(t.name) (\(config))", entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
+                                          document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: sdk),
+                                          origin: origin, variables: unitVariables, inScope: false)
+                out.append(ProjectUnit(unit: unit, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey))
+            }
+        }
+        for i in out.indices {
+            guard let h = out[i].unit.origin.hostTarget else { continue }
+            out[i].unit.origin.hostBundleID = bundles[h + "|" + out[i].unit.origin.configuration]
+        }
+        return (out, problems, read)
+    }
+}

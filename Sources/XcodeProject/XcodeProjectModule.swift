@@ -1,2 +1,0 @@
-/// Xcode projects -> signing units (issue 3).
-public enum XcodeProjectModule {}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import EntitlintCore
+import EntitlintRules
+import Reporters
+
+/// `entitlint report`: the access groups of every unit and who shares what (issue 3, part 5).
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Show every unit's access groups (default marked, with where each comes from) and the sharing matrix.")
+
+    @Argument(help: "Files and folders (default: the current folder): Xcode projects, workspaces, XcodeGen specs, entitlements files.")
+    var paths: [String] = []
+
+    @OptionGroup var facts: FactOptions
+
+    @Option(help: "Output format: text (100 columns), markdown, json, dot (Graphviz) or html (one self-contained page).")
+    var format: String = "text"
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        guard let fmt = AccessReportFormat(rawValue: format) else {
+            throw CLIError("unknown report format '\(format)' (known: \(AccessReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
+        options.readLock = false
+        let result: LintResult
+        do { result = try Linter(rules: []).lint(options) } catch { throw CLIError(error.description) }
+        for f in result.findings where f.rule == "parse-error" {
+            Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
+        }
+        let text = fmt.render(AccessReport(units: result.units))
+        if let output {
+            do { try FileReader.writeAtomically(Array(text.utf8), to: output) } catch {
+                throw CLIError("cannot write report \(output): \(error)")
+            }
+        } else {
+            Output.write(text)
+        }
+    }
+}

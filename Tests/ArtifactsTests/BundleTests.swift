@@ -1,0 +1,321 @@
+import EntitlintCore
+import EntitlintRules
+import Foundation
+import PropertyList
+import XCTest
+@testable import Artifacts
+
+/// `.app`, `.xcarchive` and `.ipa` products linted end to end (issue 5, parts 2, 5 and 6).
+final class BundleTests: XCTestCase {
+    static let today = PlistDate(year: 2026, month: 6, day: 1, hour: 0, minute: 0, second: 0)
+
+    /// A signed binary: slot 5 from `body`, slot 7 the same (or `der` when given).
+    static func binary(_ body: String, der: String? = nil, cpu: UInt32 = 0x0100_000c, padding: Int = 256) -> [UInt8] {
+        MachOWriter(cpuType: cpu, xmlEntitlements: Plist.xml(body), derEntitlements: DERWriter.entitlements(Plist.parse(der ?? body)),
+                    padding: padding).bytes()
+    }
+
+    static let appBody = """
+    <key>application-identifier</key><string>ABCDE12345.com.example.App</string>
+    <key>com.apple.developer.team-identifier</key><string>ABCDE12345</string>
+    <key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App</string><string>ABCDE12345.com.example.shared</string></array>
+    <key>get-task-allow</key><false/>
+    """
+
+    static func appProfile(expires: String = "2030-01-01T00:00:00Z") -> [UInt8] {
+        Plist.profile(appID: "ABCDE12345.com.example.*", expires: expires, entitlements: """
+        <key>keychain-access-groups</key><array><string>ABCDE12345.*</string></array>
+        <key>get-task-allow</key><false/><key>com.apple.developer.team-identifier</key><string>ABCDE12345</string>
+        """)
+    }
+
+    /// An iOS app with a share extension, an App Clip that claims a shared group, and a watch app.
+    static func family(prefix: String) -> FileMap {
+        var files = ProductWriter.iOSApp(prefix, name: "App", bundleID: "com.example.App", binary: binary(appBody), profile: appProfile())
+        files.merge(ProductWriter.iOSApp("\(prefix)/PlugIns/Share.appex", name: "Share", bundleID: "com.example.App.Share",
+                                         binary: binary("""
+                                         <key>application-identifier</key><string>ABCDE12345.com.example.App.Share</string>
+                                         <key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App.Share</string><string>ABCDE12345.com.example.shared</string></array>
+                                         """), profile: appProfile())) { $1 }
+        files.merge(ProductWriter.iOSApp("\(prefix)/AppClips/Clip.app", name: "Clip", bundleID: "com.example.App.Clip",
+                                         binary: binary("""
+                                         <key>application-identifier</key><string>ABCDE12345.com.example.App.Clip</string>
+                                         <key>com.apple.developer.on-demand-install-capable</key><true/>
+                                         <key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App.Clip</string><string>ABCDE12345.com.example.shared</string></array>
+                                         """), profile: Plist.profile(appID: "ABCDE12345.com.example.App.Clip", entitlements: """
+                                         <key>com.apple.developer.on-demand-install-capable</key><true/>
+                                         <key>keychain-access-groups</key><array><string>ABCDE12345.*</string></array>
+                                         """))) { $1 }
+        files.merge(ProductWriter.iOSApp("\(prefix)/Watch/Watch.app", name: "Watch", bundleID: "com.example.App.watchkitapp",
+                                         binary: binary("<key>application-identifier</key><string>ABCDE12345.com.example.App.watchkitapp</string>"),
+                                         profile: appProfile())) { $1 }
+        return files
+    }
+
+    func lint(_ paths: [String], in dir: URL, reader: ArtifactReader = ArtifactReader()) throws -> LintResult {
+        var options = LintOptions()
+        options.paths = paths
+        options.artifactReader = reader
+        options.settings = CheckSettings(now: Self.today)
+        options.parallel = false
+        let saved = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        return try Linter(rules: RuleRegistry.all).lint(options)
+    }
+
+    func testIPALintsEveryNestedBundle() throws {
+        let dir = try temporaryFolder()
+        try ProductWriter.zip(Self.family(prefix: "Payload/App.app"), at: dir.appendingPathComponent("App.ipa"))
+        let result = try lint(["App.ipa"], in: dir)
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["App", "Clip", "Share", "Watch"])
+        let app = try XCTUnwrap(result.units.first { $0.name == "App" })
+        XCTAssertEqual(app.entitlementsPath, "App.ipa!Payload/App.app/App")
+        XCTAssertEqual(app.bundleID?.value, "com.example.App")
+        XCTAssertEqual(app.profile?.path, "App.ipa!Payload/App.app/embedded.mobileprovision")
+        XCTAssertEqual(app.artifact?.entitlementsSource, .codeSignatureXML)
+        XCTAssertEqual(app.artifact?.bundleKind, .app)
+        XCTAssertEqual(result.units.first { $0.name == "Clip" }?.artifact?.bundleKind, .appClip)
+        XCTAssertEqual(result.units.first { $0.name == "Share" }?.entitlementsPath, "App.ipa!Payload/App.app/PlugIns/Share.appex/Share")
+        // The only finding: the App Clip's shared group, located in the clip's binary, without a line.
+        XCTAssertEqual(result.findings.map(\.rule), ["app-clip-access-groups"], "\(result.findings.map(\.message))")
+        XCTAssertEqual(result.findings.first?.path, "App.ipa!Payload/App.app/AppClips/Clip.app/Clip")
+        XCTAssertEqual(result.findings.first?.line, 0)
+        XCTAssertEqual(result.findings.first?.keyPath, "keychain-access-groups[1]")
+        XCTAssertTrue(result.paths.contains("App.ipa!Payload/App.app/Watch/Watch.app/Watch"))
+    }
+
+    func testAppFolderAndArchiveGiveTheSameUnits() throws {
+        let dir = try temporaryFolder()
+        try ProductWriter.folder(Self.family(prefix: "Build/App.app"), at: dir)
+        try ProductWriter.folder(Self.family(prefix: "App.xcarchive/Products/Applications/App.app"), at: dir)
+        let app = try lint(["Build/App.app"], in: dir)
+        let archive = try lint(["App.xcarchive"], in: dir)
+        XCTAssertEqual(app.units.map(\.name).sorted(), ["App", "Clip", "Share", "Watch"])
+        XCTAssertEqual(archive.units.map(\.name).sorted(), ["App", "Clip", "Share", "Watch"])
+        XCTAssertEqual(app.findings.map(\.path), ["Build/App.app/AppClips/Clip.app/Clip"])
+        XCTAssertEqual(archive.findings.map(\.path), ["App.xcarchive/Products/Applications/App.app/AppClips/Clip.app/Clip"])
+    }
+
+    func testMacOSBundleWithRestrictedEntitlementsAndNoProfile() throws {
+        let dir = try temporaryFolder()
+        let body = "<key>keychain-access-groups</key><array><string>ABCDE12345.com.example.Mac</string></array><key>com.apple.security.app-sandbox</key><true/>"
+        try ProductWriter.folder(ProductWriter.macOSApp("Mac.app", name: "Mac", bundleID: "com.example.Mac", binary: Self.binary(body), profile: nil), at: dir)
+        let result = try lint(["Mac.app"], in: dir)
+        XCTAssertEqual(result.units.first?.platform, .macOS)
+        XCTAssertEqual(result.findings.map(\.rule), ["macos-restricted-without-profile"])
+        XCTAssertEqual(result.findings.first?.path, "Mac.app/Contents/MacOS/Mac")
+
+        // With an embedded macOS profile that allows the group: clean.
+        let profile = Plist.profile(appID: "ABCDE12345.com.example.Mac", macOS: true,
+                                    entitlements: "<key>keychain-access-groups</key><array><string>ABCDE12345.*</string></array>")
+        try ProductWriter.folder(ProductWriter.macOSApp("Signed.app", name: "Mac", bundleID: "com.example.Mac", binary: Self.binary(body), profile: profile), at: dir)
+        XCTAssertEqual(try lint(["Signed.app"], in: dir).findings, [])
+    }
+
+    func testSlot5AndSlot7Disagree() throws {
+        let dir = try temporaryFolder()
+        let binary = Self.binary(Self.appBody, der: Self.appBody.replacingOccurrences(of: "<false/>", with: "<true/>"))
+        try ProductWriter.folder(ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: binary, profile: Self.appProfile()), at: dir)
+        let result = try lint(["App.app"], in: dir)
+        XCTAssertEqual(result.findings.map(\.rule), ["xml-der-entitlements-mismatch"])
+        XCTAssertEqual(result.findings.first?.keyPath, "get-task-allow")
+    }
+
+    func testUniversalBinaryWhoseSlicesDisagree() throws {
+        let dir = try temporaryFolder()
+        let other = Self.appBody.replacingOccurrences(of: "ABCDE12345.com.example.shared", with: "ABCDE12345.com.example.other")
+        let fat = MachOWriter.fat([(0x0100_000c, 0, Self.binary(Self.appBody)), (0x0100_0007, 3, Self.binary(other, cpu: 0x0100_0007))])
+        try ProductWriter.folder(ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: fat, profile: Self.appProfile()), at: dir)
+        let result = try lint(["App.app"], in: dir)
+        XCTAssertEqual(result.units.first?.artifact?.architectures, ["arm64", "x86_64"])
+        XCTAssertEqual(result.findings.map(\.rule), ["xml-der-entitlements-mismatch"])
+        XCTAssertTrue(result.findings[0].message.contains("x86_64"), result.findings[0].message)
+    }
+
+    func testStandaloneMachOFileNamedOnTheCommandLine() throws {
+        let dir = try temporaryFolder()
+        let body = "<key>get-task-allow</key><true/><key>com.example.when</key><date>2025-01-01T00:00:00Z</date>"
+        // A DER copy cannot hold the date: slot 7 carries only get-task-allow.
+        try Data(MachOWriter(xmlEntitlements: Plist.xml(body), derEntitlements: DERWriter.entitlements(Plist.parse("<key>get-task-allow</key><true/>"))).bytes())
+            .write(to: dir.appendingPathComponent("tool"))
+        let result = try lint(["tool"], in: dir)
+        XCTAssertEqual(result.units.first?.artifact?.bundleKind, .standaloneBinary)
+        XCTAssertEqual(Set(result.findings.map(\.rule)), ["der-unencodable-value", "xml-der-entitlements-mismatch"])
+        XCTAssertTrue(result.findings.allSatisfy { $0.path == "tool" })
+    }
+
+    func testEmbeddedProfileRulesRunOnTheProduct() throws {
+        let dir = try temporaryFolder()
+        // The App Store profile expired, the binary is debuggable, and its DER copy is damaged.
+        var profile = Self.appProfile(expires: "2026-01-01T00:00:00Z")
+        let text = String(decoding: profile, as: UTF8.self).replacingOccurrences(of: "<key>Name</key>", with: "<key>DER-Encoded-Profile</key><data>MIIBAAYJ</data><key>Name</key>")
+        profile = Array(text.utf8)
+        let body = Self.appBody.replacingOccurrences(of: "<false/>", with: "<true/>")
+        try ProductWriter.zip(ProductWriter.iOSApp("Payload/App.app", name: "App", bundleID: "com.example.App", binary: Self.binary(body), profile: profile),
+                              at: dir.appendingPathComponent("App.ipa"))
+        let result = try lint(["App.ipa"], in: dir)
+        let byRule = Dictionary(grouping: result.findings, by: \.rule)
+        XCTAssertEqual(Set(byRule.keys), ["profile-expired", "profile-der-mismatch", "get-task-allow-in-distribution"], "\(result.findings.map(\.message))")
+        XCTAssertEqual(byRule["profile-expired"]?.first?.path, "App.ipa!Payload/App.app/embedded.mobileprovision")
+        XCTAssertEqual(byRule["get-task-allow-in-distribution"]?.first?.path, "App.ipa!Payload/App.app/App")
+    }
+
+    func testProfileOfAnotherAppIsReported() throws {
+        let dir = try temporaryFolder()
+        let other = Plist.profile(appID: "ABCDE12345.com.example.Other", entitlements: "<key>keychain-access-groups</key><array><string>ABCDE12345.*</string></array><key>get-task-allow</key><false/><key>com.apple.developer.team-identifier</key><string>ABCDE12345</string>")
+        let body = "<key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App</string></array>"
+        try ProductWriter.folder(ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: Self.binary(body), profile: other), at: dir)
+        let result = try lint(["App.app"], in: dir)
+        XCTAssertEqual(result.findings.map(\.rule), ["profile-app-id-mismatch"])
+        XCTAssertTrue(result.findings[0].message.contains("CFBundleIdentifier"), result.findings[0].message)
+    }
+
+    func testSimulatorBuildEntitlementsSection() throws {
+        let dir = try temporaryFolder()
+        let sim = MachOWriter(cpuType: 0x0100_0007, simulatorEntitlements: Plist.xml(Self.appBody), signed: false).bytes()
+        try ProductWriter.folder(ProductWriter.iOSApp("Sim.app", name: "Sim", bundleID: "com.example.App", binary: sim, profile: nil), at: dir)
+        let result = try lint(["Sim.app"], in: dir)
+        XCTAssertEqual(result.units.first?.artifact?.entitlementsSource, .simulatorSection)
+        XCTAssertEqual(result.units.first?.artifact?.isSigned, false)
+        XCTAssertEqual(result.findings, [])
+    }
+
+    func testBigExecutableInADeflatedIPAStreamsOnce() throws {
+        let dir = try temporaryFolder()
+        // 6 MB of code-like filler before the signature: many inflate chunks.
+        let big = Self.binary(Self.appBody, padding: 6 << 20)
+        try ProductWriter.zip(ProductWriter.iOSApp("Payload/App.app", name: "App", bundleID: "com.example.App", binary: big, profile: Self.appProfile()),
+                              at: dir.appendingPathComponent("Big.ipa"))
+        let storage = try ZipStorage(path: dir.appendingPathComponent("Big.ipa").path, shownRoot: "Big.ipa")
+        let file = try storage.machO("Payload/App.app/App", maxBlob: 1 << 20)
+        XCTAssertEqual(file.slices.first?.xmlEntitlements, Plist.xml(Self.appBody))
+        let fat = MachOWriter.fat([(0x0100_000c, 0, big), (0x0100_0007, 3, Self.binary(Self.appBody, cpu: 0x0100_0007, padding: 3 << 20))])
+        try ProductWriter.zip(["Payload/F.app/F": fat], at: dir.appendingPathComponent("Fat.ipa"))
+        let fatFile = try ZipStorage(path: dir.appendingPathComponent("Fat.ipa").path, shownRoot: "Fat.ipa").machO("Payload/F.app/F", maxBlob: 1 << 20)
+        XCTAssertEqual(fatFile.slices.map(\.architecture), ["arm64", "x86_64"])
+        XCTAssertTrue(fatFile.slices.allSatisfy { $0.xmlEntitlements == Plist.xml(Self.appBody) })
+    }
+
+    // MARK: - Bad input
+
+    func testZipWithDotDotPathsIsReportedAndTheRestLinted() throws {
+        let dir = try temporaryFolder()
+        var files = Self.family(prefix: "Payload/App.app")
+        files["../../evil.txt"] = Array("x".utf8)
+        files["Payload/../../evil2.txt"] = Array("x".utf8)
+        try ProductWriter.zip(files, at: dir.appendingPathComponent("App.ipa"))
+        let result = try lint(["App.ipa"], in: dir)
+        XCTAssertEqual(result.units.count, 4)
+        let parseErrors = result.findings.filter { $0.rule == "parse-error" }
+        XCTAssertEqual(parseErrors.count, 2)
+        XCTAssertTrue(parseErrors.allSatisfy { $0.message.contains("unsafe path") && $0.path == "App.ipa" })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("evil.txt").path))
+    }
+
+    func testZipBombIsRefusedNotExpanded() throws {
+        let dir = try temporaryFolder()
+        // An executable of zeros: deflate shrinks it about a thousand times.
+        let zeros = [UInt8](repeating: 0, count: 4 << 20)
+        var files = ProductWriter.iOSApp("Payload/App.app", name: "App", bundleID: "com.example.App", binary: zeros, profile: nil)
+        files.merge(ProductWriter.iOSApp("Payload/Good.app", name: "Good", bundleID: "com.example.Good", binary: Self.binary(Self.appBody), profile: nil)) { $1 }
+        try ProductWriter.zip(files, at: dir.appendingPathComponent("Bomb.ipa"))
+        let reader = ArtifactReader(zipLimits: ZipLimits(ratioCheckMinimum: 1 << 20))
+        let result = try lint(["Bomb.ipa"], in: dir, reader: reader)
+        XCTAssertEqual(result.units.map(\.name), ["Good"])
+        let bomb = try XCTUnwrap(result.findings.first { $0.rule == "parse-error" })
+        XCTAssertEqual(bomb.path, "Bomb.ipa!Payload/App.app/App")
+        XCTAssertTrue(bomb.message.contains("zip bomb"), bomb.message)
+
+        // A total budget: the second executable would pass it.
+        let tight = ArtifactReader(zipLimits: ZipLimits(maxExpandedTotal: 4 << 20))
+        let limited = try lint(["Bomb.ipa"], in: dir, reader: tight)
+        XCTAssertTrue(limited.findings.contains { $0.message.contains("ZipLimits.maxExpandedTotal") }, "\(limited.findings.map(\.message))")
+    }
+
+    func testTruncatedIPAIsAFindingNotACrash() throws {
+        let dir = try temporaryFolder()
+        let url = dir.appendingPathComponent("App.ipa")
+        try ProductWriter.zip(Self.family(prefix: "Payload/App.app"), at: url)
+        let whole = try Data(contentsOf: url)
+        for fraction in [0.1, 0.5, 0.9, 0.99] {
+            try whole.prefix(Int(Double(whole.count) * fraction)).write(to: dir.appendingPathComponent("Cut.ipa"))
+            let result = try lint(["Cut.ipa"], in: dir)
+            XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" }, "\(fraction)")
+        }
+        // Damage inside the deflated data of an executable (the central directory intact).
+        var damaged = whole
+        let middle = damaged.count / 3
+        for i in middle..<(middle + 64) { damaged[i] ^= 0x5a }
+        try damaged.write(to: dir.appendingPathComponent("Damaged.ipa"))
+        _ = try lint(["Damaged.ipa"], in: dir)
+    }
+
+    func testTooManyZipEntries() throws {
+        let dir = try temporaryFolder()
+        var files = Self.family(prefix: "Payload/App.app")
+        for i in 0..<30 { files["Payload/App.app/Assets/\(i).png"] = [UInt8(i)] }
+        try ProductWriter.zip(files, at: dir.appendingPathComponent("Many.ipa"))
+        let result = try lint(["Many.ipa"], in: dir, reader: ArtifactReader(zipLimits: ZipLimits(maxEntries: 20)))
+        XCTAssertEqual(result.units, [])
+        XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" && $0.message.contains("more than 20 zip entries") })
+    }
+
+    func testNotAZip() throws {
+        let dir = try temporaryFolder()
+        try Data("not a zip at all".utf8).write(to: dir.appendingPathComponent("Junk.ipa"))
+        let result = try lint(["Junk.ipa"], in: dir)
+        XCTAssertEqual(result.findings.map(\.rule), ["parse-error"])
+        XCTAssertEqual(result.findings.first?.path, "Junk.ipa")
+    }
+
+    func testLyingBinaryIsAFindingOnThatUnitOnly() throws {
+        let dir = try temporaryFolder()
+        var files = Self.family(prefix: "Payload/App.app")
+        var broken = Self.binary("<key>application-identifier</key><string>ABCDE12345.com.example.App.Share</string>")
+        for i in 0..<4 { broken[16 + i] = 0xff }   // ncmds
+        files["Payload/App.app/PlugIns/Share.appex/Share"] = broken
+        files["Payload/App.app/Watch/Watch.app/Watch"] = Array(files["Payload/App.app/Watch/Watch.app/Watch"]!.prefix(40))
+        try ProductWriter.zip(files, at: dir.appendingPathComponent("App.ipa"))
+        let result = try lint(["App.ipa"], in: dir)
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["App", "Clip"])
+        let errors = result.findings.filter { $0.rule == "parse-error" }
+        XCTAssertEqual(Set(errors.map(\.path)), ["App.ipa!Payload/App.app/PlugIns/Share.appex/Share", "App.ipa!Payload/App.app/Watch/Watch.app/Watch"])
+        XCTAssertTrue(errors.allSatisfy { $0.message.count > 30 })
+    }
+
+    func testDamagedEmbeddedProfileAndInfoPlist() throws {
+        let dir = try temporaryFolder()
+        var files = ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: Self.binary(Self.appBody), profile: Array("junk".utf8))
+        files["App.app/Info.plist"] = Array("<plist><dict><key>CFBundleIdentifier</key>".utf8)
+        try ProductWriter.folder(files, at: dir)
+        let result = try lint(["App.app"], in: dir)
+        XCTAssertEqual(result.units.count, 1, "the binary is still linted")
+        XCTAssertEqual(Set(result.findings.filter { $0.rule == "parse-error" }.map(\.path)), ["App.app/Info.plist", "App.app/embedded.mobileprovision"])
+    }
+
+    func testNothingIsWritten() throws {
+        let dir = try temporaryFolder()
+        try ProductWriter.zip(Self.family(prefix: "Payload/App.app"), at: dir.appendingPathComponent("App.ipa"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        let tmpBefore = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).count
+        _ = try lint(["App.ipa"], in: dir)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), before)
+        XCTAssertLessThanOrEqual(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).count, tmpBefore)
+    }
+
+    func testOnlyProductsAreHandled() throws {
+        let dir = try temporaryFolder()
+        try Data(MachOWriter(signed: false).bytes()).write(to: dir.appendingPathComponent("tool"))
+        try Data(Plist.xml("")).write(to: dir.appendingPathComponent("App.entitlements"))
+        try Data([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52]).write(to: dir.appendingPathComponent("Main.class"))
+        let reader = ArtifactReader()
+        XCTAssertTrue(reader.handles(dir.appendingPathComponent("tool").path))
+        XCTAssertTrue(reader.handles("Some.ipa"))
+        XCTAssertTrue(reader.handles("Some.app/"))
+        XCTAssertTrue(reader.handles("X.xcarchive"))
+        XCTAssertFalse(reader.handles(dir.appendingPathComponent("App.entitlements").path))
+        XCTAssertFalse(reader.handles(dir.appendingPathComponent("Main.class").path))
+        XCTAssertFalse(reader.handles(dir.path))
+    }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import Artifacts
-final class ArtifactsModuleTests: XCTestCase { func testModuleLinks() { XCTAssertNotNil(ArtifactsModule.self as Any.Type?) } }

@@ -1,0 +1,133 @@
+import XCTest
+import EntitlintCore
+import PropertyList
+@testable import XcodeProject
+
+final class BuildSettingsTests: XCTestCase {
+    func a(_ key: String, _ value: String, file: String = "p", line: Int = 1) -> SettingAssignment {
+        let (name, conditions) = SettingAssignment.splitKey(key)!
+        return SettingAssignment(name: name, conditions: conditions, value: value, file: file, location: SourceLocation(line: line, column: 1))
+    }
+
+    func evaluator(_ entries: [SettingAssignment], builtins: [String: String] = [:], sdk: String = "iphoneos",
+                   configuration: String = "Release") -> SettingsEvaluator {
+        SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk, configuration: configuration))
+    }
+
+    func testLaterLevelsWin() {
+        let e = evaluator([a("PRODUCT_BUNDLE_IDENTIFIER", "com.example.project"), a("PRODUCT_BUNDLE_IDENTIFIER", "com.example.target", line: 9)])
+        let r = e.resolve("PRODUCT_BUNDLE_IDENTIFIER")
+        XCTAssertEqual(r.value, "com.example.target")
+        XCTAssertEqual(r.source?.location.line, 9)
+    }
+
+    func testInheritedReachesTheLevelsBelow() {
+        let e = evaluator([a("FLAGS", "-a"), a("FLAGS", "$(inherited) -b"), a("FLAGS", "$(FLAGS) -c")])
+        XCTAssertEqual(e.resolve("FLAGS").value, "-a -b -c")
+    }
+
+    func testInheritedOfNothingIsEmptyNotUnresolved() {
+        let r = evaluator([a("FLAGS", "$(inherited) -b")]).resolve("FLAGS")
+        XCTAssertEqual(r.value, " -b")
+        XCTAssertEqual(r.unresolved, [])
+    }
+
+    func testVariableFormsAndNesting() {
+        let e = evaluator([a("PREFIX", "com.example"), a("KIND", "APP"), a("NAME_APP", "One"),
+                           a("A", "$(PREFIX).${NAME_$(KIND)}"), a("B", "$PREFIX.x")])
+        XCTAssertEqual(e.resolve("A").value, "com.example.One")
+        XCTAssertEqual(e.resolve("B").value, "com.example.x")
+    }
+
+    func testOperators() {
+        let e = evaluator([a("N", "My App_2"), a("L", "$(N:lower)"), a("R", "com.example.$(N:rfc1034identifier)"),
+                           a("C", "$(N:c99extidentifier)"), a("D", "$(MISSING:default=fallback)"), a("P", "/a/b/c.entitlements"),
+                           a("F", "$(P:file) $(P:dir) $(P:base) $(P:suffix)")],
+                          builtins: [:])
+        XCTAssertEqual(e.resolve("L").value, "my app_2")
+        XCTAssertEqual(e.resolve("R").value, "com.example.My-App-2")
+        XCTAssertEqual(e.resolve("C").value, "My_App_2")
+        XCTAssertEqual(e.resolve("D").value, "fallback")
+        XCTAssertEqual(e.resolve("F").value, "c.entitlements /a/b c .entitlements")
+    }
+
+    func testUnsupportedOperatorIsAProblem() {
+        let r = evaluator([a("N", "x"), a("Y", "$(N:frobnicate)")]).resolve("Y")
+        XCTAssertNil(r.value)
+        XCTAssertNotNil(r.problem)
+    }
+
+    func testConditionalSettingsMatchTheDeviceSDKAndConfiguration() {
+        let e = evaluator([a("ID", "com.example.app"), a("ID[sdk=iphonesimulator*]", "com.example.sim"),
+                           a("TEAM[config=Debug]", "DEBUGTEAM1"), a("TEAM[config=Release][sdk=iphoneos*]", "RELTEAM123"),
+                           a("X[arch=arm64]", "arm"), a("Y[variant=normal]", "normal"), a("Z[weird=1]", "never")])
+        XCTAssertEqual(e.resolve("ID").value, "com.example.app")
+        XCTAssertEqual(e.resolve("TEAM").value, "RELTEAM123")
+        XCTAssertEqual(e.resolve("X").value, "arm")
+        XCTAssertEqual(e.resolve("Y").value, "normal")
+        XCTAssertFalse(e.resolve("Z").isSet)
+        XCTAssertEqual(evaluator([a("ID[sdk=iphonesimulator*]", "sim")], sdk: "iphonesimulator").resolve("ID").value, "sim")
+    }
+
+    func testUnknownVariableIsUnresolvedNeverGuessed() {
+        let r = evaluator([a("PRODUCT_BUNDLE_IDENTIFIER", "$(BUNDLE_PREFIX).app")]).resolve("PRODUCT_BUNDLE_IDENTIFIER")
+        XCTAssertNil(r.value)
+        XCTAssertEqual(r.unresolved, ["$(BUNDLE_PREFIX)"])
+        XCTAssertEqual(r.source?.value, "$(BUNDLE_PREFIX).app")
+    }
+
+    func testBuiltinsAndConfigVariablesAreTheLowestLevel() {
+        let e = evaluator([a("PRODUCT_BUNDLE_IDENTIFIER", "$(BUNDLE_PREFIX).$(TARGET_NAME:rfc1034identifier)")],
+                          builtins: ["TARGET_NAME": "App One", "BUNDLE_PREFIX": "com.example"])
+        XCTAssertEqual(e.resolve("PRODUCT_BUNDLE_IDENTIFIER").value, "com.example.App-One")
+    }
+
+    func testCycleIsAProblemNotAHang() {
+        let r = evaluator([a("A", "$(B)"), a("B", "$(C)"), a("C", "$(A)")]).resolve("A")
+        XCTAssertNil(r.value)
+        XCTAssertTrue(r.problem?.contains("refers to itself") == true, "\(r)")
+    }
+
+    func testExponentialExpansionIsBounded() {
+        // Each level doubles: 2^30 bytes if expanded naively.
+        var entries = [a("L0", "xxxxxxxxxxxxxxxx")]
+        for i in 1...26 { entries.append(a("L\(i)", "$(L\(i - 1))$(L\(i - 1))")) }
+        let r = evaluator(entries).resolve("L26")
+        XCTAssertNil(r.value)
+        XCTAssertTrue(r.problem?.contains("grows past") == true, "\(r)")
+    }
+
+    func testDeepNestingIsBounded() {
+        var entries = [a("V0", "x")]
+        for i in 1...200 { entries.append(a("V\(i)", "$(V\(i - 1))")) }
+        let r = evaluator(entries).resolve("V200")
+        XCTAssertNil(r.value)
+        XCTAssertNotNil(r.problem)
+    }
+
+    func testHoleMakesLowerLevelsUnknown() {
+        let entries = [a("DEVELOPMENT_TEAM", "ABCDE12345"), .hole("Missing.xcconfig cannot be read", file: "p", location: .unknown),
+                       a("PRODUCT_BUNDLE_IDENTIFIER", "com.example.app")]
+        let e = evaluator(entries)
+        XCTAssertEqual(e.resolve("PRODUCT_BUNDLE_IDENTIFIER").value, "com.example.app")
+        let team = e.resolve("DEVELOPMENT_TEAM")
+        XCTAssertNil(team.value)
+        XCTAssertTrue(team.problem?.contains("cannot be read") == true)
+    }
+
+    func testSplitKey() {
+        XCTAssertEqual(SettingAssignment.splitKey("A_B")?.name, "A_B")
+        XCTAssertEqual(SettingAssignment.splitKey("X[sdk=iphoneos*][arch=arm64]")?.conditions.map(\.key), ["sdk", "arch"])
+        XCTAssertEqual(SettingAssignment.splitKey("X[sdk=a,config=b]")?.conditions.map(\.pattern), ["a", "b"])
+        XCTAssertNil(SettingAssignment.splitKey("9X"))
+        XCTAssertNil(SettingAssignment.splitKey("X[sdk"))
+        XCTAssertNil(SettingAssignment.splitKey("X Y"))
+    }
+
+    func testDeviceSDK() {
+        XCTAssertEqual(deviceSDK(sdkRoot: "iphoneos17.2", supportedPlatforms: nil), "iphoneos")
+        XCTAssertEqual(deviceSDK(sdkRoot: "macosx", supportedPlatforms: nil), "macosx")
+        XCTAssertEqual(deviceSDK(sdkRoot: "auto", supportedPlatforms: "iphonesimulator iphoneos macosx"), "iphoneos")
+        XCTAssertNil(deviceSDK(sdkRoot: nil, supportedPlatforms: nil))
+    }
+}
