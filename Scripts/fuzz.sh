@@ -76,11 +76,14 @@ executable() {
 
 if [ "$build" -eq 1 ]; then
     echo "== building the fuzz harnesses (release, -sanitize=fuzzer,address) in .build-fuzzers"
-    # --sanitize=fuzzer (rather than -Xswiftc -sanitize=fuzzer) also keeps SwiftPM from renaming
-    # each executable's entry point, so libFuzzer's main() links.
+    # --sanitize=fuzzer keeps SwiftPM from renaming each executable's entry point, so that
+    # libFuzzer's main() links. SwiftPM hands swiftc one -sanitize= flag per sanitizer, in no set
+    # order, and swiftc keeps only the last one: without the combined -Xswiftc flag (which comes
+    # last) a build had either coverage or ASan, at random. C targets get both -fsanitize flags.
     mkdir -p "$scratch"
     if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c release \
-            --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library >"$scratch/build.log" 2>&1; then
+            --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+            -Xswiftc -parse-as-library >"$scratch/build.log" 2>&1; then
         grep -v -e "Cannot export local symbol" "$scratch/build.log" | grep -E "error|rror:" | head -40 >&2
         echo "fuzz.sh: build failed (log: $scratch/build.log)" >&2
         exit 1
@@ -164,6 +167,14 @@ for h in "${selected[@]}"; do
     flags=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -detect_leaks=1
            -print_final_stats=1 -artifact_prefix="$work/artifacts/")
     [ -f "Tests/Fuzz/Dictionaries/$h.dict" ] && flags+=(-dict="Tests/Fuzz/Dictionaries/$h.dict")
+    # Guard against an uninstrumented build: libFuzzer must see coverage and ASan must be in.
+    # (Captured first: with pipefail, `objdump | grep -q` can fail on SIGPIPE.)
+    probe="$("$exe" -runs=1 "$work/seeds" 2>&1 || true)"
+    sections="$(objdump -h "$bindir/PropertyList.build/XMLPlistReader.swift.o" 2>&1 || true)"
+    if ! grep -q "INITED cov: [1-9]" <<<"$probe" || ! grep -q "asan_globals" <<<"$sections"; then
+        echo "fuzz.sh: $exe lacks coverage or ASan instrumentation" >&2
+        exit 1
+    fi
     echo "== $h: ${seconds}s, $(find "$work/seeds" -type f | wc -l) seeds, $(find "$work/corpus" -type f | wc -l) inputs in the kept corpus"
     set +e
     # Without -close_fd_mask stdout of the harness is kept; libFuzzer's own log goes to stderr.

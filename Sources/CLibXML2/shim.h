@@ -15,4 +15,10 @@
 /* Swift 6 rejects the global `xmlFree` function pointer as not concurrency-safe. */
 static inline void entitlint_xmlFree(void *p) { xmlFree(p); }
 
+/* Encoding-conversion and I/O errors go to libxml2's generic error function, which prints to
+   stderr whatever the parser options say; the parser still reports them as not well-formed.
+   Swift cannot define a variadic C function, hence this one. The setting is per thread. */
+static inline void entitlint_ignoreGenericError(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
+static inline void entitlint_silenceGenericErrors(void) { xmlSetGenericErrorFunc(NULL, entitlint_ignoreGenericError); }
+
 #endif

@@ -31,6 +31,7 @@ public protocol ProfileRule: Rule {
 }
 
 extension ProfileRule {
+    public var asProfileRule: (any ProfileRule)? { self }
     public func check(_ context: UnitContext) -> [Finding] { [] }
 
     /// A finding of this rule in the profile file (with a line only for a plain-plist profile).
@@ -68,7 +69,7 @@ extension Linter {
 
     /// Runs the profile rules of this linter on each profile in use (see `profilesInUse`).
     public func profileFindings(units: [SigningUnit], named: [ProfileFile], settings: CheckSettings) -> [Finding] {
-        let profileRules = rules.compactMap { $0 as? any ProfileRule }
+        let profileRules = rules.compactMap { $0.asProfileRule }
         guard !profileRules.isEmpty else { return [] }
         var out: [Finding] = []
         for (profile, names) in Self.profilesInUse(units: units, named: named) {

@@ -13,6 +13,7 @@ public protocol ProjectRule: Rule {
 }
 
 extension ProjectRule {
+    public var asProjectRule: (any ProjectRule)? { self }
     public func check(_ context: UnitContext) -> [Finding] { [] }
 }
 
@@ -57,7 +58,7 @@ extension RuleExample {
 
 extension Linter {
     /// The project rules among `rules`.
-    var projectRules: [any ProjectRule] { rules.compactMap { $0 as? any ProjectRule } }
+    var projectRules: [any ProjectRule] { rules.compactMap { $0.asProjectRule } }
 
     /// Runs the project rules over `contexts`, keeping the findings about units in `scope` (names).
     func runProjectRules(_ contexts: [UnitContext], scope: Set<String>) -> [Finding] {
@@ -78,7 +79,7 @@ extension Linter {
         let contexts = units.map { UnitContext(unit: $0, lock: lock, settings: settings) }
         var findings: [Finding] = []
         for context in contexts {
-            for rule in rules where !(rule is any ProjectRule) { findings += rule.check(context) }
+            for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }
         }
         findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
         return applySeverities(findings).sorted()

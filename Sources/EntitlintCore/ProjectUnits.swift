@@ -137,7 +137,7 @@ extension Linter {
             let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             var found: [Finding] = []
             if d.inScope {
-                for rule in self.rules where !(rule is any ProjectRule) { found += rule.check(context) }
+                for rule in self.rules where rule.asProjectRule == nil { found += rule.check(context) }
             }
             out[i] = (context, found)
         }

@@ -142,6 +142,17 @@ public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     init()
     func check(_ context: UnitContext) -> [Finding]
+    /// The rule as a profile rule, if it is one. A protocol requirement rather than `as?`: a
+    /// dynamic cast to a protocol scans every conformance record of the (static) binary, which
+    /// cost a pre-commit run two milliseconds.
+    var asProfileRule: (any ProfileRule)? { get }
+    /// The rule as a project rule, if it is one (same reason).
+    var asProjectRule: (any ProjectRule)? { get }
+}
+
+extension Rule {
+    public var asProfileRule: (any ProfileRule)? { nil }
+    public var asProjectRule: (any ProjectRule)? { nil }
 }
 
 extension Rule {

@@ -96,7 +96,7 @@ public enum RuleExampleRunner {
         }
         let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
-        guard example.profile != nil || example.built != nil || rule is any ProfileRule else {
+        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
                                bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
                 .filter { $0.rule == id }

@@ -29,6 +29,8 @@ public enum XMLPlistReader {
             throw PlistError(.invalidEncoding, "UTF-16 or UTF-32 text without a byte-order mark: CoreFoundation cannot read it",
                              at: SourceLocation(line: 1, column: 1))
         }
+        // Keep libxml2 from printing encoding errors to stderr (found by fuzzing).
+        entitlint_silenceGenericErrors()
         let builder = SAXBuilder(limits: limits)
         let result: PlistError? = bytes.withUnsafeBufferPointer { buf -> PlistError? in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { cbytes -> PlistError? in

@@ -196,10 +196,25 @@ struct DiscoverySession {
         if let d = opendir(dir) {
             var names: [String] = []
             while let e = readdir(d) {
+                // Test the name's bytes first: folders can hold thousands of entries, and only a
+                // few names can be projects (a pre-commit run pays for this on every file).
+                let candidate = withUnsafePointer(to: e.pointee.d_name) {
+                    $0.withMemoryRebound(to: UInt8.self, capacity: 256) { b -> Bool in
+                        var n = 0
+                        while n < 256 && b[n] != 0 { n += 1 }
+                        func ends(_ suffix: StaticString) -> Bool {
+                            let k = suffix.utf8CodeUnitCount
+                            guard n >= k else { return false }
+                            return memcmp(b + (n - k), suffix.utf8Start, k) == 0
+                        }
+                        return ends(".xcodeproj") || ends(".xcworkspace") || (n == 11 && ends("project.yml"))
+                    }
+                }
+                guard candidate else { continue }
                 let name = withUnsafePointer(to: e.pointee.d_name) {
                     $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
                 }
-                if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") || name == "project.yml" { names.append(name) }
+                names.append(name)
             }
             closedir(d)
             for name in names.sorted() {

@@ -39,6 +39,29 @@ final class FuzzRegressionTests: XCTestCase {
         try replay("binary-plist") { bytes throws(PlistError) in try BinaryPlistReader.parse(bytes) }
     }
 
+    /// Seen in the fuzzer's log: libxml2 printed "encoding error : input conversion failed" to
+    /// stderr for bad UTF-16, whatever the parser options. The reader must stay silent.
+    func testBadUTF16IsRejectedWithoutWritingToStandardError() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for u in "<plist><string>".utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        bytes += [0x00, 0xD8, 0x41, 0x00]   // a lone high surrogate
+        for u in "</string></plist>".utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+
+        let captured = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: captured.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: captured) }
+        let handle = try FileHandle(forWritingTo: captured)
+        let saved = dup(2)
+        dup2(handle.fileDescriptor, 2)
+        let result = Result { () throws(PlistError) -> PlistDocument in try XMLPlistReader.parse(bytes) }
+        dup2(saved, 2)
+        close(saved)
+        try handle.close()
+
+        guard case .failure = result else { return XCTFail("bad UTF-16 was accepted") }
+        XCTAssertEqual(try String(contentsOf: captured, encoding: .utf8), "")
+    }
+
     /// The leak found by the first fuzzing run: libxml2 keeps entity declarations of an internal
     /// subset in a document of its own, which the reader must free. Rejected, as before.
     func testInternalSubsetWithEntityDeclarationIsRejected() throws {
