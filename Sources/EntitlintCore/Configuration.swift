@@ -89,6 +89,10 @@ public struct Configuration: Sendable, Hashable {
         var config = Configuration()
         config.path = path
         let root: Node?
+        // Yams reads nesting recursively: bound it first (YAMLNestingLimit, found by fuzzing).
+        if let line = YAMLNestingLimit.firstLineDeeperThan(100, in: text) {
+            throw ConfigError(path: path, line: line, reason: "nested more than 100 levels deep: not a configuration")
+        }
         do { root = try Yams.compose(yaml: text) } catch {
             throw ConfigError(path: path, line: yamlLine(error), reason: "not valid YAML: \(error)")
         }
