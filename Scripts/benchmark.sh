@@ -29,7 +29,7 @@
 #     exits 1 when it finds errors, hence -i; output goes to /dev/null), exports JSON to the
 #     temporary folder, and computes ratio = mean(entitlint) / mean(xmllint) with python3;
 #   - measures peak memory (maximum resident set size) of both tools on the many-files case with
-#     /usr/bin/time -v.
+#     /usr/bin/time -v, and of entitlint on 10,000 files (target < 64 MiB, issue 6).
 #
 # usage: Scripts/benchmark.sh [--quick] [--check] [--files N] [--no-build]
 #   --quick     for CI: fewer runs (--runs 5 --warmup 1; one file: --runs 30 --warmup 1)
@@ -236,13 +236,25 @@ echo "== case 4: Xcode project, 500 targets x 3 configurations ($(du -k "$tmp/xc
     --export-json "$tmp/xcode.json" -n "entitlint lint . (500 targets x 3 configurations)" "$entitlint lint --no-color .") >&2
 
 # --- peak memory -------------------------------------------------------------------------------
-peak_kib() {  # command... -> max RSS in KiB, from /usr/bin/time -v
-    (cd "$files" && /usr/bin/time -v "$@" >/dev/null 2>"$tmp/time.txt") || true
+peak_kib() {  # folder command... -> max RSS in KiB, from /usr/bin/time -v
+    local dir="$1"; shift
+    (cd "$dir" && /usr/bin/time -v "$@" >/dev/null 2>"$tmp/time.txt") || true
     awk -F': *' '/Maximum resident set size/ { print $2 }' "$tmp/time.txt"
 }
 # shellcheck disable=SC2086  # the file list is meant to split (names have no spaces)
-xml_rss="$(peak_kib "$xmllint" --noout $file_list)"
-ent_rss="$(peak_kib "$entitlint" lint --no-color .)"
+xml_rss="$(peak_kib "$files" "$xmllint" --noout $file_list)"
+ent_rss="$(peak_kib "$files" "$entitlint" lint --no-color .)"
+
+# Issue 6, part 4: peak memory linting 10,000 files stays under 64 MiB (hard links to the
+# corpus copies: the files are the same as in case 1, only more of them).
+memfiles="$tmp/memory"
+mkdir "$memfiles"
+for ((i = 0; i < 10000; i++)); do
+    ln "$files/$(printf '%04d' $((i % nfiles))).entitlements" "$memfiles/$(printf '%05d' "$i").entitlements"
+done
+mem_rss="$(peak_kib "$memfiles" "$entitlint" lint --no-color .)"
+(cd "$memfiles" && "$entitlint" lint --no-color --format json . >"$tmp/memory.json") || true
+mem_count="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["files"])' "$tmp/memory.json" || true)"
 
 # --- report ------------------------------------------------------------------------------------
 verdict=0
@@ -294,6 +306,16 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 ok = r["mean"] < 1.0
 print(f"Xcode project, 500 targets x 3 configurations: entitlint {r['mean'] * 1000:.1f} ms ± {r['stddev'] * 1000:.1f} (target < 1000 ms): {'PASS' if ok else 'FAIL'}")
+sys.exit(0 if ok else 3)
+PY
+python3 - "$mem_rss" "$mem_count" <<'PY' || { [ $? -eq 3 ] && verdict=3; }
+import sys
+rss, count = sys.argv[1:3]
+if not rss.isdigit() or count != "10000":
+    print(f"peak memory, 10,000 files: could not measure (max RSS {rss!r} KiB, {count!r} files linted)")
+    sys.exit(1)
+ok = int(rss) < 64 * 1024
+print(f"peak memory, 10,000 files: entitlint {int(rss) / 1024:.1f} MiB (target < 64 MiB): {'PASS' if ok else 'FAIL'}")
 sys.exit(0 if ok else 3)
 PY
 if [ "$verdict" -ne 0 ] && [ "$verdict" -ne 3 ]; then

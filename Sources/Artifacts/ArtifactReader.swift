@@ -302,6 +302,18 @@ struct BundleUnitReader {
             architectures: file.slices.map(\.architecture), isSigned: first.isSigned, derEntitlements: derNode,
             derEntitlementsError: derError, hasXMLEntitlements: first.xmlEntitlements != nil, hasEmbeddedProfile: hasProfile,
             sliceDisagreements: disagreements)
+        // Who signed: the CMS of slot 0x10000. A damaged one is a problem with the product (like a
+        // damaged blob), but the unit is still linted, as signed by an unknown certificate.
+        if let cms = first.cmsSignature {
+            do throws(ProfileError) {
+                if let certificate = try CodeSignatureCMS.signingCertificate(cms, maxElements: limits.maxElements) {
+                    unit.artifact?.signingCertificate = Fact(certificate, from: .derived("the CMS signature (slot 0x10000) of \(executableShown)"))
+                }
+            } catch {
+                unit.artifact?.signatureError = error.reason
+                fail(executableShown, "\(first.architecture): the CMS signature (slot 0x10000) cannot be read: \(error.reason)", unit: name)
+            }
+        }
         result.units.append(unit)
     }
 }

@@ -73,6 +73,11 @@ public struct UnitSummary: Sendable, Codable, Equatable {
     public var entitlementsSource: String
     /// `absent`, `same as slot 5`, or the first difference.
     public var derEntitlements: String
+    /// How the binary was signed: `unsigned`, `ad hoc`, `distribution certificate`,
+    /// `development certificate`, `other certificate`, or why the CMS signature cannot be read.
+    public var signature: String
+    /// The certificate that signed the binary (the signer of the CMS signature, slot `0x10000`).
+    public var signingCertificate: CertificateSummary?
     public var profile: String?
     public var entitlements: JSONValue
 }
@@ -133,7 +138,7 @@ public enum Inspector {
             let r = reader.read(path, shown: shown, limits: limits)
             var out = Inspection(path: shown, kind: .product)
             out.profiles = r.profiles.map { summary($0, now: now) }
-            out.units = r.units.map(summary)
+            out.units = r.units.map { summary($0, now: now) }
             out.problems = r.findings.map { "\($0.path): \($0.message)" }
             if r.units.count == 1 {
                 out.plist = Array(PlistXMLWriter.document(r.units[0].document.root).utf8)
@@ -168,14 +173,18 @@ public enum Inspector {
         }
     }
 
+    static func summary(_ c: DeveloperCertificate, now: PlistDate) -> CertificateSummary {
+        CertificateSummary(subject: c.commonName, team: c.organizationalUnit, serialNumber: c.serialNumber,
+                           notBefore: c.notBefore.description, notAfter: c.notAfter.description,
+                           daysLeft: now.days(until: c.notAfter), problem: nil)
+    }
+
     static func summary(_ file: ProfileFile, now: PlistDate) -> ProfileSummary {
         let p = file.profile
         let certificates: [CertificateSummary] = p.developerCertificates.map { result in
             switch result {
             case .success(let c):
-                return CertificateSummary(subject: c.commonName, team: c.organizationalUnit, serialNumber: c.serialNumber,
-                                          notBefore: c.notBefore.description, notAfter: c.notAfter.description,
-                                          daysLeft: now.days(until: c.notAfter), problem: nil)
+                return summary(c, now: now)
             case .failure(let e):
                 return CertificateSummary(problem: e.reason)
             }
@@ -205,7 +214,7 @@ public enum Inspector {
             entitlements: JSONValue(PlistNode(.dict(p.entitlements))))
     }
 
-    static func summary(_ unit: SigningUnit) -> UnitSummary {
+    static func summary(_ unit: SigningUnit, now: PlistDate) -> UnitSummary {
         let a = unit.artifact
         var der = "absent"
         if let e = a?.derEntitlementsError { der = "cannot be decoded: \(e)" }
@@ -215,10 +224,23 @@ public enum Inspector {
                 der = "differs: \(diff.description)"
             } else { der = "same as slot 5" }
         }
+        var signature = "unsigned"
+        var certificate: CertificateSummary?
+        if let a, a.isSigned {
+            if let e = a.signatureError {
+                signature = "cannot be read: \(e)"
+            } else if let c = a.signingCertificate?.value {
+                signature = "\(c.role.rawValue) certificate"
+                certificate = summary(c, now: now)
+            } else {
+                signature = "ad hoc (no certificate)"
+            }
+        }
         return UnitSummary(name: unit.name, executable: unit.entitlementsPath, bundle: a?.bundlePath ?? unit.entitlementsPath,
                            bundleKind: a?.bundleKind.rawValue ?? "binary", bundleID: unit.bundleID?.value, platform: unit.platform.rawValue,
                            architectures: a?.architectures ?? [], signed: a?.isSigned ?? false,
                            entitlementsSource: a?.entitlementsSource.rawValue ?? "none", derEntitlements: der,
+                           signature: signature, signingCertificate: certificate,
                            profile: unit.profile?.path, entitlements: JSONValue(unit.document.root))
     }
 
@@ -240,7 +262,11 @@ public enum Inspector {
                 s += "  bundle ID:     \(u.bundleID ?? "unknown")\n"
                 s += "  platform:      \(u.platform)\n"
                 s += "  architectures: \(u.architectures.joined(separator: ", "))\n"
-                s += "  signed:        \(u.signed ? "yes" : "no")\n"
+                s += "  signed:        \(u.signed ? "yes" : "no")\(u.signed ? ", \(u.signature)" : "")\n"
+                if let c = u.signingCertificate {
+                    s += "  certificate:   \(c.subject ?? "no subject")\(c.team.map { ", team \($0)" } ?? "") - expires \(c.notAfter ?? "?")"
+                        + (c.daysLeft.map { $0 < 0 ? " (expired \(-$0) day\($0 == -1 ? "" : "s") ago)" : " (\($0) day\($0 == 1 ? "" : "s") left)" } ?? "") + "\n"
+                }
                 s += "  entitlements:  from the \(u.entitlementsSource); DER (slot 7): \(u.derEntitlements)\n"
                 s += "  profile:       \(u.profile ?? "none embedded")\n"
                 s += render(u.entitlements, indent: "    ")

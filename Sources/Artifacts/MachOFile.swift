@@ -34,6 +34,9 @@ public struct MachOSlice: Sendable, Hashable {
     public var derEntitlements: [UInt8]?
     /// A simulator build's `__TEXT,__entitlements` section (an XML plist).
     public var simulatorEntitlements: [UInt8]?
+    /// Slot `0x10000`: the blob wrapper's payload, a CMS SignedData (DER) naming the signing
+    /// certificate; empty for an ad hoc signature, nil when the slot is absent.
+    public var cmsSignature: [UInt8]?
     /// Why this slice could not be read, when it could not (the others may still be fine).
     public var error: ArtifactError?
 }
@@ -66,7 +69,7 @@ public enum MachOReader {
     }
 
     /// Reads the file: its slices and their signed entitlements. `maxBlob` bounds any one
-    /// entitlements payload (they are a few kilobytes).
+    /// entitlements or CMS signature payload (they are a few kilobytes).
     static func read(_ source: some ByteSource, maxBlob: Int) throws(ArtifactError) -> MachOFile {
         guard source.count >= 8 else {
             throw ArtifactError(.truncated, "\(source.count) bytes: too short for a Mach-O header")
@@ -200,9 +203,10 @@ public enum MachOReader {
             guard dataoff <= size, datasize <= size - dataoff else {
                 throw ArtifactError(.outOfBounds, "the \(arch) code signature (offset \(dataoff), \(datasize) bytes) lies outside the \(size)-byte slice")
             }
-            let blobs = try CodeSignature.entitlements(source, at: offset + dataoff, size: datasize, maxBlob: maxBlob, arch: arch)
+            let blobs = try CodeSignature.blobs(source, at: offset + dataoff, size: datasize, maxBlob: maxBlob, arch: arch)
             slice.xmlEntitlements = blobs.xml
             slice.derEntitlements = blobs.der
+            slice.cmsSignature = blobs.cms
         }
         if let (secOffset, n) = section {
             guard secOffset <= size, n <= size - secOffset else {
@@ -236,14 +240,20 @@ public enum MachOReader {
 ///     Blob      { magic, length (header included), payload }
 ///
 /// `offset` is from the start of the SuperBlob; slot 5 holds the XML entitlements blob
-/// (`0xfade7171`) and slot 7 the DER entitlements blob (`0xfade7172`).
+/// (`0xfade7171`), slot 7 the DER entitlements blob (`0xfade7172`), and slot `0x10000`
+/// (`CSSLOT_SIGNATURESLOT`, `<Security/CSCommonPriv.h>`) a blob wrapper (`CSMAGIC_BLOBWRAPPER`,
+/// `0xfade0b01`) whose payload is the CMS signature (`CodeSignatureCMS`): empty for an ad hoc
+/// signature.
 enum CodeSignature {
     static let superBlobMagic: UInt32 = 0xfade_0cc0
     static let xmlMagic: UInt32 = 0xfade_7171
     static let derMagic: UInt32 = 0xfade_7172
+    static let blobWrapperMagic: UInt32 = 0xfade_0b01
+    static let signatureSlot: UInt32 = 0x10000
 
-    static func entitlements(_ source: some ByteSource, at start: Int, size: Int, maxBlob: Int, arch: String)
-        throws(ArtifactError) -> (xml: [UInt8]?, der: [UInt8]?) {
+    /// The payloads of slots 5, 7 and `0x10000`, each checked against the SuperBlob and `maxBlob`.
+    static func blobs(_ source: some ByteSource, at start: Int, size: Int, maxBlob: Int, arch: String)
+        throws(ArtifactError) -> (xml: [UInt8]?, der: [UInt8]?, cms: [UInt8]?) {
         guard size >= 12 else { throw ArtifactError(.truncated, "the \(arch) code signature is \(size) bytes, too short for a SuperBlob") }
         let header = try source.bytes(at: start, count: 12)
         let magic = header.u32(0, bigEndian: true)
@@ -261,29 +271,36 @@ enum CodeSignature {
         let index = try source.bytes(at: start + 12, count: count * 8)
         var xml: [UInt8]?
         var der: [UInt8]?
+        var cms: [UInt8]?
         for i in 0..<count {
             let type = index.u32(i * 8, bigEndian: true)
-            guard type == 5 || type == 7 else { continue }
+            guard type == 5 || type == 7 || type == signatureSlot else { continue }
+            let slot = type == signatureSlot ? "0x10000 (CMS signature)" : "\(type)"
             let offset = Int(index.u32(i * 8 + 4, bigEndian: true))
             guard offset >= 12 + count * 8, offset <= length - 8 else {
-                throw ArtifactError(.outOfBounds, "the \(arch) slot \(type) blob offset \(offset) lies outside the \(length)-byte SuperBlob")
+                throw ArtifactError(.outOfBounds, "the \(arch) slot \(slot) blob offset \(offset) lies outside the \(length)-byte SuperBlob")
             }
             let blobHeader = try source.bytes(at: start + offset, count: 8)
             let blobMagic = blobHeader.u32(0, bigEndian: true)
             let blobLength = Int(blobHeader.u32(4, bigEndian: true))
-            let expected = type == 5 ? xmlMagic : derMagic
+            let expected = type == 5 ? xmlMagic : type == 7 ? derMagic : blobWrapperMagic
             guard blobMagic == expected else {
-                throw ArtifactError(.malformed, "the \(arch) slot \(type) blob has magic 0x\(String(blobMagic, radix: 16)), expected 0x\(String(expected, radix: 16))")
+                throw ArtifactError(.malformed, "the \(arch) slot \(slot) blob has magic 0x\(String(blobMagic, radix: 16)), expected 0x\(String(expected, radix: 16))")
             }
             guard blobLength >= 8, blobLength <= length - offset else {
-                throw ArtifactError(.outOfBounds, "the \(arch) slot \(type) blob claims \(blobLength) bytes, past the end of the SuperBlob")
+                throw ArtifactError(.outOfBounds, "the \(arch) slot \(slot) blob claims \(blobLength) bytes, past the end of the SuperBlob")
             }
             guard blobLength - 8 <= maxBlob else {
-                throw ArtifactError(.tooLarge, "the \(arch) slot \(type) entitlements are \(blobLength - 8) bytes (limit \(maxBlob))")
+                let what = type == signatureSlot ? "CMS signature" : "entitlements"
+                throw ArtifactError(.tooLarge, "the \(arch) slot \(slot) \(what) \(type == signatureSlot ? "is" : "are") \(blobLength - 8) bytes (limit \(maxBlob))")
             }
             let payload = try source.bytes(at: start + offset + 8, count: blobLength - 8)
-            if type == 5 { xml = payload } else { der = payload }
+            switch type {
+            case 5: xml = payload
+            case 7: der = payload
+            default: cms = payload
+            }
         }
-        return (xml, der)
+        return (xml, der, cms)
     }
 }

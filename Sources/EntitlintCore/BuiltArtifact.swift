@@ -1,4 +1,5 @@
 public import PropertyList
+public import Provisioning
 
 /// What a signing unit read from a built product (a Mach-O binary inside an `.app`, `.ipa` or
 /// `.xcarchive`, or a binary named on the command line) knows beyond its entitlements: where the
@@ -44,6 +45,17 @@ public struct BuiltArtifactFacts: Sendable, Hashable {
     public var hasEmbeddedProfile: Bool
     /// Other slices whose signed entitlements differ from the first one's: architecture and why.
     public var sliceDisagreements: [String]
+    /// The certificate that made the code signature: the signer's in the CMS signature (slot
+    /// `0x10000`). Nil when the binary is unsigned, signed ad hoc (no CMS, or an empty one), or
+    /// its CMS cannot be read (`signatureError`).
+    public var signingCertificate: Fact<DeveloperCertificate>? = nil
+    /// Why the CMS signature (slot `0x10000`) could not be read, when it could not.
+    public var signatureError: String? = nil
+
+    /// Signed, but with no certificate: `codesign -s -`, or a linker's signature.
+    public var isAdHocSigned: Bool { isSigned && signingCertificate == nil && signatureError == nil }
+    /// Signed with a distribution certificate (`CertificateRole`): a release build.
+    public var isSignedForDistribution: Bool { signingCertificate?.value.role == .distribution }
 
     public init(bundlePath: String, bundleKind: BundleKind, infoPlistBundleID: String? = nil,
                 entitlementsSource: EntitlementsSource, architectures: [String] = [], isSigned: Bool = true,

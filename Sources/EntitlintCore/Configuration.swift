@@ -51,9 +51,11 @@ public struct Configuration: Sendable, Hashable {
     public var baseline: String?
     /// The lowest severity that fails the run (`--fail-on`).
     public var failOn: Severity?
+    /// `limits: {max-file-size: N, max-depth: N, max-elements: N, max-total-bytes: N}` (RunLimits).
+    public var limits: [String: Int] = [:]
 
     /// The top-level keys, in the order the README documents them.
-    public static let knownKeys = ["team", "apps", "rules", "exclude", "lock", "variables", "profiles", "baseline", "fail-on"]
+    public static let knownKeys = ["team", "apps", "rules", "exclude", "lock", "variables", "profiles", "baseline", "fail-on", "limits"]
     /// The keys of an `apps` entry.
     public static let knownAppKeys = ["name", "entitlements", "bundle-id", "profile", "team"]
 
@@ -137,6 +139,18 @@ public struct Configuration: Sendable, Hashable {
                     throw fail(v, "'fail-on' must be error, warning or note, not '\(raw)'")
                 }
                 config.failOn = level
+            case "limits":
+                guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
+                for (lk, lv) in map {
+                    guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
+                        throw fail(lk, "unknown limit '\(lk.scalar?.string ?? "")' (known: \(RunLimits.names.joined(separator: ", ")))")
+                    }
+                    guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
+                    guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
+                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(lv.scalar?.string ?? "a collection")'")
+                    }
+                    config.limits[name] = n
+                }
             case "variables":
                 guard let map = v.mapping else { throw fail(v, "'variables' must be a mapping of NAME: value") }
                 for (vk, vv) in map {

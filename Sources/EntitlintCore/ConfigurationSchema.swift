@@ -17,10 +17,11 @@ public enum ConfigurationSchema {
         var values: [Value]?
         var ref: String?
         var definitions: [String: Node]?
+        var minimum: Int?
 
         enum CodingKeys: String, CodingKey {
             case schema = "$schema", ref = "$ref", values = "enum"
-            case title, description, type, properties, additionalProperties, required, items, definitions
+            case title, description, type, properties, additionalProperties, required, items, definitions, minimum
         }
 
         init(_ description: String? = nil, type: String? = nil) {
@@ -100,6 +101,23 @@ public enum ConfigurationSchema {
         var failOn = Node("The lowest severity that fails the run (exit status 1).")
         failOn.values = ["error", "warning", "note"].map(Value.string)
 
+        var limits = Node("""
+            Limits of a run; going past one is a parse-error finding naming the limit. The command-line flag of \
+            the same name (--max-file-size ...) wins over these.
+            """, type: "object")
+        limits.additionalProperties = .allowed(false)
+        func positive(_ description: String) -> Node {
+            var n = Node(description, type: "integer")
+            n.minimum = 1
+            return n
+        }
+        limits.properties = [
+            "max-file-size": positive("Largest input file in bytes (default 16777216, 16 MiB)."),
+            "max-depth": positive("Deepest nesting of arrays and dicts in a property list (default 200)."),
+            "max-elements": positive("Most values in one property list, or ASN.1 elements in one profile (default 1000000)."),
+            "max-total-bytes": positive("Most bytes of entitlements files, property lists and profiles read in one run (default 1073741824, 1 GiB)."),
+        ]
+
         var setting = Node()
         setting.values = ["error", "warning", "note", "off"].map(Value.string) + [.bool(false)]
 
@@ -124,6 +142,7 @@ public enum ConfigurationSchema {
             "profiles": .strings("Folders (searched for *.mobileprovision and *.provisionprofile) or files of provisioning profiles to pair with the units."),
             "baseline": .string("Baseline file of known findings, hidden from reports (entitlint lint --write-baseline FILE writes it)."),
             "fail-on": failOn,
+            "limits": limits,
         ]
         root.definitions = ["ruleSetting": setting]
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PropertyList
 
 /// Reading and writing files with plain POSIX calls: bounded, never following surprises
 /// (FIFOs, devices), and without Foundation's start-up cost on the hot path.
@@ -12,13 +13,16 @@ public enum FileReader {
         case notARegularFile(String)
         case tooLarge(limit: Int)
         case system(String)
+        /// Refused by the `admit` closure of `read(_:limit:admit:)` (the run's byte budget).
+        case overBudget
 
         public var description: String {
             switch self {
             case .notFound: return "no such file"
             case .notARegularFile(let kind): return "not a regular file (\(kind))"
-            case .tooLarge(let limit): return "larger than the limit of \(limit) bytes (raise it with --max-file-size)"
+            case .tooLarge(let limit): return "larger than the limit of \(limit) bytes (\(RunLimits.howToRaise(PlistLimits.Kind.fileSize.rawValue)))"
             case .system(let why): return why
+            case .overBudget: return "not read: the run reached its limit of bytes read in total"
             }
         }
     }
@@ -29,6 +33,12 @@ public enum FileReader {
 
     /// Reads a whole regular file, refusing more than `limit` bytes.
     public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        try read(path, limit: limit) { _ in true }
+    }
+
+    /// Reads a whole regular file, refusing more than `limit` bytes, and first asks `admit` with
+    /// the size the file has when opened (false: `.overBudget`, nothing read).
+    public static func read(_ path: String, limit: Int, admit: (Int) -> Bool) throws(ReadError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { throw .notFound }
@@ -49,6 +59,7 @@ public enum FileReader {
         }
         let size = Int(st.st_size)
         guard size <= limit else { throw .tooLarge(limit: limit) }
+        guard admit(size) else { throw .overBudget }
         // Read up to limit + 1 bytes whatever the size said: the file may change while read.
         var buffer = [UInt8](repeating: 0, count: min(size, limit) + 1)
         var total = 0

@@ -11,6 +11,8 @@ public struct LintOptions: Sendable {
     public var configuration: Configuration?
     public var lockPath: String?
     public var limits = PlistLimits.default
+    /// Bytes read from entitlements files, plists and profiles in one run (`--max-total-bytes`).
+    public var maxTotalBytes = RunLimits.defaultMaxTotalBytes
     /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
     public var parallel = true
     /// Read the lock file for `default-group-drift` (off for `entitlint lock`, which writes it).
@@ -108,7 +110,7 @@ public struct Linter: Sendable {
             do {
                 return .profile(try ProfileDecoder.decode(bytes, limits: limits))
             } catch {
-                return .failed(reason: error.reason, location: error.location)
+                return .failed(reason: RunLimits.explain(error.reason, error.limit), location: error.location)
             }
         }
         // Decide by content when the name does not say: a DER/BER SEQUENCE is a CMS profile, and a
@@ -117,7 +119,7 @@ public struct Linter: Sendable {
             do {
                 return .profile(try ProfileDecoder.decode(bytes, limits: limits))
             } catch {
-                return .failed(reason: error.reason, location: error.location)
+                return .failed(reason: RunLimits.explain(error.reason, error.limit), location: error.location)
             }
         }
         do {
@@ -129,7 +131,7 @@ public struct Linter: Sendable {
             }
             return .entitlements(doc)
         } catch {
-            return .failed(reason: error.reason, location: error.location)
+            return .failed(reason: RunLimits.explain(error.reason, error.limit), location: error.location)
         }
     }
 
@@ -222,7 +224,7 @@ public struct Linter: Sendable {
             allPaths = Array(Set(allPaths)).sorted()
         }
 
-        let parsed = options.virtualFiles?.parse(allPaths, limits: limits, cwd: cwd) ?? Self.parseAll(allPaths, limits: limits, parallel: options.parallel)
+        let parsed = options.virtualFiles?.parse(allPaths, limits: limits, cwd: cwd) ?? Self.parseAll(allPaths, limits: limits, maxTotalBytes: options.maxTotalBytes, parallel: options.parallel)
         // Profiles by absolute path, for explicit pairing (`--profile`, config `profile:`).
         var byAbs: [String: ParsedInput] = [:]
         for (p, r) in zip(allPaths, parsed) {
@@ -323,21 +325,6 @@ public struct Linter: Sendable {
         }
         if Paths.kind("entitlint.lock") == .file { return try LockFile.load(path: "entitlint.lock") }
         return nil
-    }
-
-    static func parseAll(_ paths: [String], limits: PlistLimits, parallel: Bool) -> [ParsedInput] {
-        let results = UnsafeMutableBufferPointer<ParsedInput>.allocate(capacity: paths.count)
-        results.initialize(repeating: .failed(reason: "", location: .unknown))
-        defer { results.deallocate() }
-        nonisolated(unsafe) let out = results
-        if parallel && paths.count > 8 {
-            DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-                out[i] = parse(path: paths[i], limits: limits)
-            }
-        } else {
-            for i in paths.indices { out[i] = parse(path: paths[i], limits: limits) }
-        }
-        return Array(results)
     }
 
     /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,

@@ -35,10 +35,15 @@ public struct RuleExample: Sendable, Hashable {
         /// Slot 7 (DER entitlements) as a dict body; nil means the same as slot 5.
         public var derEntitlements: String?
         public var bundleKind: BuiltArtifactFacts.BundleKind
-        public init(platform: Platform = .iOS, derEntitlements: String? = nil, bundleKind: BuiltArtifactFacts.BundleKind = .app) {
+        /// The common name of the certificate that signed the binary (the CMS signature, slot
+        /// `0x10000`; its team is the example's `teamID`); nil means signed ad hoc.
+        public var signingCertificate: String?
+        public init(platform: Platform = .iOS, derEntitlements: String? = nil, bundleKind: BuiltArtifactFacts.BundleKind = .app,
+                    signingCertificate: String? = nil) {
             self.platform = platform
             self.derEntitlements = derEntitlements
             self.bundleKind = bundleKind
+            self.signingCertificate = signingCertificate
         }
     }
 

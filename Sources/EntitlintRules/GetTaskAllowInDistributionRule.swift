@@ -1,11 +1,12 @@
 import EntitlintCore
 import PropertyList
+import Provisioning
 
 /// `get-task-allow-in-distribution` (DOMAIN.md sections 3 and 3.1).
 struct GetTaskAllowInDistributionRule: Rule {
     static let description = RuleDescription(
         id: "get-task-allow-in-distribution", severity: .error,
-        summary: "get-task-allow true with an App Store, Ad Hoc, Enterprise or Developer ID profile.",
+        summary: "get-task-allow true with an App Store, Ad Hoc, Enterprise or Developer ID profile, or in a binary signed with a distribution certificate.",
         rationale: """
         `get-task-allow` lets a debugger attach: development profiles allow it, distribution profiles set it to \
         false, and booleans must equal the profile's (DOMAIN.md section 3.1: "get-task-allow true with a \
@@ -13,13 +14,22 @@ struct GetTaskAllowInDistributionRule: Rule {
         (0xE8008016), the App Store rejects the upload (ITMS-90164), and notarization rejects a Developer ID app \
         with `com.apple.security.get-task-allow`. The profile kind is inferred as DOMAIN.md section 3 says (App \
         Store: no device list; Ad Hoc: devices and `get-task-allow` false; Enterprise or Developer ID: \
-        `ProvisionsAllDevices`).
+        `ProvisionsAllDevices`). A built binary is also checked without its profile: when the CMS signature of its \
+        code signature (slot `0x10000`) was made with a distribution certificate (`Apple Distribution:`, \
+        `iPhone Distribution:`, `Developer ID Application:`, `3rd Party Mac Developer Application:`), it is a signed \
+        release build, and `get-task-allow` true there is the same mistake: sign with a development certificate, or \
+        set `get-task-allow` to false or remove it, as Xcode's Release configuration does. An ad hoc signature \
+        (`codesign -s -`, no certificate) is not a release build.
         """,
         triggering: [
             RuleExample("<key>get-task-allow</key>\n↓<true/>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345",
                         profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>get-task-allow</key>\n<false/>",
                         comment: "An App Store profile (no device list)."),
+            RuleExample("<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>get-task-allow</key>\n↓<true/>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "A signed release build: no profile to go by, but the signature was made with a distribution certificate.",
+                        built: RuleExample.Built(signingCertificate: "Apple Distribution: Example Ltd (ABCDE12345)")),
         ],
         nonTriggering: [
             RuleExample("<key>get-task-allow</key>\n<true/>",
@@ -27,18 +37,40 @@ struct GetTaskAllowInDistributionRule: Rule {
                         profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>get-task-allow</key>\n<true/>",
                         comment: "A development profile (devices, get-task-allow true).",
                         profile: "<key>ProvisionedDevices</key>\n<array>\n\t<string>00008030-001A2B3C4D5E6F70</string>\n</array>"),
+            RuleExample("<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>get-task-allow</key>\n<true/>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "A debug build signed with a development certificate.",
+                        built: RuleExample.Built(signingCertificate: "Apple Development: Jane Appleseed (FGHIJ67890)")),
+            RuleExample("<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>get-task-allow</key>\n<true/>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "Signed ad hoc (`codesign -s -`): no certificate, not a release build.",
+                        built: RuleExample.Built()),
         ]
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        guard let profileFile = context.unit.profile else { return [] }
-        let kind = profileFile.profile.kind
-        guard ProfileFacts.isDistribution(kind) else { return [] }
+        var distributionProfile: (file: ProfileFile, kind: ProfileKind)?
+        if let file = context.unit.profile, ProfileFacts.isDistribution(file.profile.kind) {
+            distributionProfile = (file, file.profile.kind)
+        }
+        // A built binary signed with a distribution certificate is a release build, whatever its
+        // profile (or none, as on macOS outside the App Store).
+        let certificate = context.unit.artifact?.signingCertificate.flatMap { $0.value.role == .distribution ? $0 : nil }
+        guard distributionProfile != nil || certificate != nil else { return [] }
         var out: [Finding] = []
         for key in ["get-task-allow", "com.apple.security.get-task-allow"] {
             guard let node = context.unit.entitlements[key], node.bool == true else { continue }
-            out.append(finding("\(key) is true, but \"\(profileFile.displayName)\" is \(kind == .developerID ? "a" : "an") \(ProfileFacts.name(kind)) profile: a distribution build cannot be debuggable; remove \(key) (or set it to false) for this configuration (profile \(profileFile.path))",
-                               in: context, at: context.located(node.location), keyPath: key))
+            let message: String
+            if let (file, kind) = distributionProfile {
+                // One finding per key, naming the profile, and the certificate too when it also says so.
+                let signed = certificate.map { ", and the binary is signed with the distribution certificate \"\($0.value.displayName)\"" } ?? ""
+                message = "\(key) is true, but \"\(file.displayName)\" is \(kind == .developerID ? "a" : "an") \(ProfileFacts.name(kind)) profile\(signed): a distribution build cannot be debuggable; remove \(key) (or set it to false) for this configuration (profile \(file.path))"
+            } else {
+                let c = certificate!.value
+                let team = c.organizationalUnit.map { ", team \($0)" } ?? ""
+                message = "\(key) is true in a release build: \(context.unit.artifact?.bundlePath ?? context.unit.entitlementsPath) is signed with the distribution certificate \"\(c.displayName)\"\(team), and a distribution build cannot be debuggable; sign it with a development certificate, or set \(key) to false or remove it (Xcode's Release configuration does this)"
+            }
+            out.append(finding(message, in: context, at: context.located(node.location), keyPath: key))
         }
         return out
     }

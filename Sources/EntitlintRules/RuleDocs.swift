@@ -39,6 +39,7 @@ public enum RuleDocs {
                     } else {
                         s += " (slot 7 holds the same).\n\n"
                     }
+                    if let c = b.signingCertificate { s += "Its code signature was made with the certificate `\(c)`.\n\n" }
                 }
                 if triggering {
                     let findings = RuleExampleRunner.run(rule, on: ex)

@@ -117,6 +117,13 @@ public enum RuleExampleRunner {
             unit.artifact = BuiltArtifactFacts(bundlePath: "Example.app", bundleKind: built.bundleKind, infoPlistBundleID: example.bundleID,
                                                entitlementsSource: .codeSignatureXML, architectures: ["arm64"], derEntitlements: der,
                                                hasEmbeddedProfile: unit.profile != nil)
+            if let name = built.signingCertificate {
+                let certificate = DeveloperCertificate(
+                    commonName: name, organizationalUnit: example.teamID, organization: nil,
+                    notBefore: PlistDate(year: 2025, month: 1, day: 1, hour: 0, minute: 0, second: 0),
+                    notAfter: PlistDate(year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0), serialNumber: "01")
+                unit.artifact?.signingCertificate = Fact(certificate, from: .derived("the CMS signature (slot 0x10000) of Example.app/Example"))
+            }
         }
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
     }

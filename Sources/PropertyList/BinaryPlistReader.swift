@@ -25,7 +25,7 @@ public enum BinaryPlistReader {
 
     public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
         guard bytes.count <= limits.maxBytes else {
-            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes")
+            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes", limit: .fileSize)
         }
         guard isBinaryPlist(bytes) else {
             throw PlistError(.invalidBinary, "binary property list does not start with \"bplist00\"")
@@ -165,7 +165,7 @@ struct BinaryPlistDecoder {
         decodedCount += 1
         if decodedCount > limits.maxElements {
             throw PlistError(.tooLarge,
-                "\(context()): more than \(limits.maxElements) values (shared objects count at every reference)")
+                "\(context()): more than \(limits.maxElements) values (shared objects count at every reference)", limit: .elements)
         }
     }
 
@@ -421,13 +421,13 @@ struct BinaryPlistDecoder {
                                 depth: Int, stack: inout [Frame]) throws(PlistError) {
         guard depth <= limits.maxDepth else {
             throw PlistError(.tooDeep,
-                "\(ctx): \(isDict ? "dict" : "array") nested \(depth) deep, more than the limit of \(limits.maxDepth)")
+                "\(ctx): \(isDict ? "dict" : "array") nested \(depth) deep, more than the limit of \(limits.maxDepth)", limit: .depth)
         }
         // Every child will be counted; refuse before allocating anything for them.
         let children = isDict ? 2 * n : n   // n * 2 * refSize fits in the file: no overflow
         guard children <= limits.maxElements - decodedCount else {
             throw PlistError(.tooLarge,
-                "\(ctx): \(isDict ? "dict" : "array") of \(n) entries would exceed the limit of \(limits.maxElements) values (shared objects count at every reference)")
+                "\(ctx): \(isDict ? "dict" : "array") of \(n) entries would exceed the limit of \(limits.maxElements) values (shared objects count at every reference)", limit: .elements)
         }
         let refSize = trailer.objectRefSize
         var frame = Frame(index: index, context: ctx, isDict: isDict, count: n,

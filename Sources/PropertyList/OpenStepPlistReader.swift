@@ -28,7 +28,7 @@
 public enum OpenStepPlistReader {
     public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
         guard bytes.count <= limits.maxBytes else {
-            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes")
+            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes", limit: .fileSize)
         }
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw PlistError(.invalidEncoding, "UTF-16 old-style property lists are not supported (Xcode writes UTF-8)",
@@ -128,7 +128,7 @@ struct OpenStepParser {
     mutating func count() throws(PlistError) {
         values += 1
         if values > limits.maxElements {
-            throw PlistError(.tooLarge, "more than \(limits.maxElements) values", at: location)
+            throw PlistError(.tooLarge, "more than \(limits.maxElements) values", at: location, limit: .elements)
         }
     }
 
@@ -363,7 +363,7 @@ struct OpenStepParser {
                     deliver(PlistNode(.array(items), at: aloc), &stack, &state)
                 } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "(") {
                     guard stack.count < limits.maxDepth else {
-                        throw PlistError(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: loc)
+                        throw PlistError(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: loc, limit: .depth)
                     }
                     try count()
                     i += 1

@@ -51,11 +51,15 @@ public struct PlistError: Error, Sendable, CustomStringConvertible, Equatable {
     public var code: Code
     public var reason: String
     public var location: SourceLocation
+    /// The limit that was passed, when that is why the input was refused (so that a tool can
+    /// say how to raise it).
+    public var limit: PlistLimits.Kind?
 
-    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown) {
+    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown, limit: PlistLimits.Kind? = nil) {
         self.code = code
         self.reason = reason
         self.location = location
+        self.limit = limit
     }
 
     public static func == (a: PlistError, b: PlistError) -> Bool { a.code == b.code }
@@ -67,6 +71,14 @@ public struct PlistError: Error, Sendable, CustomStringConvertible, Equatable {
 
 /// Bounds every reader enforces. Going past one is a `PlistError`, never a crash.
 public struct PlistLimits: Sendable, Hashable {
+    /// Which limit an input went past (`PlistError.limit`); the raw value is the name of the
+    /// setting that raises it (`--max-file-size`, `limits: {max-file-size: N}`).
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case fileSize = "max-file-size"
+        case depth = "max-depth"
+        case elements = "max-elements"
+    }
+
     /// Largest input accepted, in bytes.
     public var maxBytes: Int
     /// Deepest nesting of arrays and dicts.

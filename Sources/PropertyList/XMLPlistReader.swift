@@ -20,7 +20,7 @@ public enum XMLPlistReader {
     public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
         guard !bytes.isEmpty else { throw PlistError(.empty, "the file is empty") }
         guard bytes.count <= limits.maxBytes else {
-            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes")
+            throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes", limit: .fileSize)
         }
         guard bytes.count <= Int(Int32.max) else { throw PlistError(.tooLarge, "file too large") }
         if !startsWithByteOrderMark(bytes), bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
@@ -199,10 +199,10 @@ final class SAXBuilder {
                               column: lines == 0 ? max(1, endColumn - text.count - 7) : 0)
     }
 
-    func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil) {
+    func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil, limit: PlistLimits.Kind? = nil) {
         // After a libxml2 well-formedness error, that error is the cause of whatever follows.
         guard error == nil, libxmlError == nil else { return }
-        error = PlistError(code, reason, at: location ?? tagStart())
+        error = PlistError(code, reason, at: location ?? tagStart(), limit: limit)
         if let ctxt { xmlStopParser(ctxt) }
     }
 
@@ -229,7 +229,7 @@ final class SAXBuilder {
         }
         elementCount += 1
         if elementCount > limits.maxElements {
-            fail(.tooLarge, "more than \(limits.maxElements) elements (limit maxElements)", at: location)
+            fail(.tooLarge, "more than \(limits.maxElements) elements", at: location, limit: .elements)
             return
         }
         if stack.isEmpty {
@@ -258,7 +258,7 @@ final class SAXBuilder {
         switch element {
         case .plist, .dict, .array:
             if stack.count >= limits.maxDepth {
-                fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels (limit maxDepth)", at: location)
+                fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: location, limit: .depth)
                 return
             }
             switch element {

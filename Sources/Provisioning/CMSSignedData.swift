@@ -59,9 +59,55 @@ enum CMSSignedData {
         }
         guard elementCount(bytes, limit: maxElements) <= maxElements else {
             throw ProfileError(.malformedCMS,
-                "more than \(maxElements) ASN.1 elements (limit PlistLimits.maxElements); a real profile has a few hundred")
+                "more than \(maxElements) ASN.1 elements; a real profile has a few hundred", limit: .elements)
         }
 
+        let parts = try signedData(bytes)
+        var envelope = parts.envelope
+        var encapContentInfo = try children(of: parts.encapContentInfo, expecting: .sequence, "SignedData.encapContentInfo")
+
+        // EncapsulatedContentInfo
+        let eContentType = try oid(encapContentInfo.next(), "encapContentInfo.eContentType")
+        guard eContentType == dataOID else {
+            throw ProfileError(.unexpectedContentType,
+                "encapContentInfo.eContentType is \(describe(eContentType)), expected 1.2.840.113549.1.7.1 (data)")
+        }
+        guard let eContentNode = encapContentInfo.next() else {
+            throw ProfileError(.noContent,
+                "SignedData has no encapsulated content (a detached signature): there is no property list in it")
+        }
+        var eContent = try children(of: eContentNode, expecting: contextTag0, "encapContentInfo.eContent [0] EXPLICIT")
+        try expectEnd(&encapContentInfo, "encapContentInfo")
+        guard let octetString = eContent.next() else {
+            throw ProfileError(.malformedCMS, "encapContentInfo.eContent [0] EXPLICIT is empty: expected an OCTET STRING")
+        }
+        try expectEnd(&eContent, "encapContentInfo.eContent [0] EXPLICIT")
+
+        var content: [UInt8] = []
+        if try appendOctets(of: octetString, to: &content, "encapContentInfo.eContent") {
+            envelope = .ber
+        }
+        guard !content.isEmpty else {
+            throw ProfileError(.noContent, "the encapsulated content is empty: there is no property list in it")
+        }
+        return (content, envelope)
+    }
+
+    /// The parts of a SignedData that its readers use, and how it was encoded.
+    struct SignedDataParts {
+        var encapContentInfo: ASN1Node
+        /// `certificates [0] IMPLICIT CertificateSet`, when present.
+        var certificates: ASN1Node?
+        var signerInfos: ASN1Node
+        var envelope: ProfileEnvelope
+    }
+
+    /// Parses `bytes` (DER, else BER) and walks ContentInfo down to the fields of SignedData,
+    /// checking each one's tag. Shared by the profile reader (`encapsulatedContent`) and the
+    /// code-signature reader (`CodeSignatureCMS`), whose SignedData is detached.
+    /// The caller has checked that `bytes` is not empty, starts with a SEQUENCE and has at most
+    /// its limit of elements.
+    static func signedData(_ bytes: [UInt8]) throws(ProfileError) -> SignedDataParts {
         var envelope = ProfileEnvelope.der
         let root: ASN1Node
         do {
@@ -90,38 +136,15 @@ enum CMSSignedData {
         try expectEnd(&explicitContent, "ContentInfo.content [0] EXPLICIT")
         try primitive(signedData.next(), expecting: .integer, "SignedData.version")
         _ = try children(of: signedData.next(), expecting: .set, "SignedData.digestAlgorithms")
-        var encapContentInfo = try children(of: signedData.next(), expecting: .sequence, "SignedData.encapContentInfo")
+        let encapNode = signedData.next()
+        _ = try children(of: encapNode, expecting: .sequence, "SignedData.encapContentInfo")
+        var certificates: ASN1Node?
         var next = signedData.next()
-        if let n = next, n.identifier == contextTag0 { next = signedData.next() }   // certificates
+        if let n = next, n.identifier == contextTag0 { certificates = n; next = signedData.next() }
         if let n = next, n.identifier == contextTag1 { next = signedData.next() }   // crls
         _ = try children(of: next, expecting: .set, "SignedData.signerInfos")
         try expectEnd(&signedData, "SignedData")
-
-        // EncapsulatedContentInfo
-        let eContentType = try oid(encapContentInfo.next(), "encapContentInfo.eContentType")
-        guard eContentType == dataOID else {
-            throw ProfileError(.unexpectedContentType,
-                "encapContentInfo.eContentType is \(describe(eContentType)), expected 1.2.840.113549.1.7.1 (data)")
-        }
-        guard let eContentNode = encapContentInfo.next() else {
-            throw ProfileError(.noContent,
-                "SignedData has no encapsulated content (a detached signature): there is no property list in it")
-        }
-        var eContent = try children(of: eContentNode, expecting: contextTag0, "encapContentInfo.eContent [0] EXPLICIT")
-        try expectEnd(&encapContentInfo, "encapContentInfo")
-        guard let octetString = eContent.next() else {
-            throw ProfileError(.malformedCMS, "encapContentInfo.eContent [0] EXPLICIT is empty: expected an OCTET STRING")
-        }
-        try expectEnd(&eContent, "encapContentInfo.eContent [0] EXPLICIT")
-
-        var content: [UInt8] = []
-        if try appendOctets(of: octetString, to: &content, "encapContentInfo.eContent") {
-            envelope = .ber
-        }
-        guard !content.isEmpty else {
-            throw ProfileError(.noContent, "the encapsulated content is empty: there is no property list in it")
-        }
-        return (content, envelope)
+        return SignedDataParts(encapContentInfo: encapNode!, certificates: certificates, signerInfos: next!, envelope: envelope)
     }
 
     /// Counts ASN.1 headers in one linear pass (pre-order: into constructed elements, over the

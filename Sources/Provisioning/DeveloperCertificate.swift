@@ -50,6 +50,14 @@ public struct DeveloperCertificate: Sendable, Hashable {
         do throws(DERValueError) { root = try DEREntitlements.parse(bytes, maxElements: 100_000) } catch {
             throw DERValueError(error.code, "not an X.509 certificate (\(bytes.count) bytes): \(error.reason)")
         }
+        self = try Self.read(root).certificate
+    }
+
+    /// A certificate already parsed (one element of a CMS `certificates` set, say), with the
+    /// encodings of its issuer and subject Names and the contents of its serial number INTEGER,
+    /// which tell who issued whom and match a SignerInfo's `issuerAndSerialNumber`.
+    static func read(_ root: ASN1Node) throws(DERValueError)
+        -> (certificate: DeveloperCertificate, issuer: ArraySlice<UInt8>, subject: ArraySlice<UInt8>, serial: ArraySlice<UInt8>) {
         func children(_ node: ASN1Node?, _ what: String) throws(DERValueError) -> ASN1NodeCollection.Iterator {
             guard let node, node.identifier == .sequence, case .constructed(let c) = node.content else {
                 throw DERValueError(.unexpectedShape, "not an X.509 certificate: \(what) is not a SEQUENCE")
@@ -64,11 +72,13 @@ public struct DeveloperCertificate: Sendable, Hashable {
             throw DERValueError(.unexpectedShape, "not an X.509 certificate: no serialNumber")
         }
         _ = try children(tbs.next(), "signature")
-        _ = try children(tbs.next(), "issuer")
+        let issuerNode = tbs.next()
+        _ = try children(issuerNode, "issuer")
         var validity = try children(tbs.next(), "validity")
         let notBefore = try Self.time(validity.next(), "notBefore")
         let notAfter = try Self.time(validity.next(), "notAfter")
-        let subject = try children(tbs.next(), "subject")
+        let subjectNode = tbs.next()
+        let subject = try children(subjectNode, "subject")
 
         var attributes: [ASN1ObjectIdentifier: String] = [:]
         var rdns = subject
@@ -83,12 +93,14 @@ public struct DeveloperCertificate: Sendable, Hashable {
                 if attributes[type] == nil, let s = String(validatingUTF8Bytes: v) { attributes[type] = s }
             }
         }
-        self.init(commonName: attributes[Self.commonNameOID], organizationalUnit: attributes[Self.organizationalUnitOID],
-                  organization: attributes[Self.organizationOID], notBefore: notBefore, notAfter: notAfter,
-                  serialNumber: serialBytes.map { b in
-                      let h = String(b, radix: 16, uppercase: true)
-                      return h.count == 1 ? "0" + h : h
-                  }.joined())
+        let read = DeveloperCertificate(
+            commonName: attributes[Self.commonNameOID], organizationalUnit: attributes[Self.organizationalUnitOID],
+            organization: attributes[Self.organizationOID], notBefore: notBefore, notAfter: notAfter,
+            serialNumber: serialBytes.map { b in
+                let h = String(b, radix: 16, uppercase: true)
+                return h.count == 1 ? "0" + h : h
+            }.joined())
+        return (read, issuerNode!.encodedBytes, subjectNode!.encodedBytes, serialBytes)
     }
 
     static func time(_ node: ASN1Node?, _ what: String) throws(DERValueError) -> PlistDate {

@@ -24,7 +24,7 @@ public enum ProfileDecoder {
         if first == 0x30 {
             guard bytes.count <= limits.maxBytes else {
                 throw ProfileError(.malformedCMS,
-                    "the file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes (PlistLimits.maxBytes)")
+                    "the file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes", limit: .fileSize)
             }
             (plist, envelope) = try CMSSignedData.encapsulatedContent(bytes, maxElements: limits.maxElements)
         } else if looksLikePropertyList(bytes) {
@@ -38,7 +38,7 @@ public enum ProfileDecoder {
             document = try PropertyListReader.parse(plist, limits: limits)
         } catch {
             let what = envelope == .plainPlist ? "the property list" : "the property list inside the CMS"
-            throw ProfileError(.invalidPlist, "\(what) is invalid: \(error.reason)", at: error.location)
+            throw ProfileError(.invalidPlist, "\(what) is invalid: \(error.reason)", at: error.location, limit: error.limit)
         }
         return try ProvisioningProfile(document: document, envelope: envelope)
     }

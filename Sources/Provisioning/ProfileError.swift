@@ -30,11 +30,14 @@ public struct ProfileError: Error, Sendable, CustomStringConvertible, Equatable 
     public var reason: String
     /// Line and column inside the (embedded) property list when the plist is bad, else `.unknown`.
     public var location: SourceLocation
+    /// The limit that was passed, when that is why the profile was refused.
+    public var limit: PlistLimits.Kind?
 
-    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown) {
+    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown, limit: PlistLimits.Kind? = nil) {
         self.code = code
         self.reason = reason
         self.location = location
+        self.limit = limit
     }
 
     public static func == (a: ProfileError, b: ProfileError) -> Bool { a.code == b.code }

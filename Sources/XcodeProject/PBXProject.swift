@@ -72,7 +72,7 @@ extension PBXProject {
         do {
             document = try OpenStepPlistReader.parse(bytes, limits: limits)
         } catch {
-            return (nil, [ProjectProblem(file: shown, location: error.location, message: "cannot parse the Xcode project: \(error.reason)")])
+            return (nil, [ProjectProblem(file: shown, location: error.location, message: "cannot parse the Xcode project: \(RunLimits.explain(error.reason, error.limit))")])
         }
         var reader = PBXReader(document: document, file: shown, bundlePath: bundlePath)
         let project = reader.read()

@@ -37,14 +37,25 @@ struct FactOptions: ParsableArguments {
     @Option(help: "Lock file of default access groups (default: the config's `lock`, else ./entitlint.lock).")
     var lock: String?
 
-    @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes.")
-    var maxFileSize: Int = 16 << 20
+    @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes (default 16 MiB).")
+    var maxFileSize: Int?
+
+    @Option(name: .customLong("max-depth"), help: "Deepest nesting of arrays and dicts in a plist (default 200).")
+    var maxDepth: Int?
+
+    @Option(name: .customLong("max-elements"), help: "Most values in one plist or profile (default 1,000,000).")
+    var maxElements: Int?
+
+    @Option(name: .customLong("max-total-bytes"), help: "Most bytes of entitlements, plists and profiles read in one run (default 1 GiB).")
+    var maxTotalBytes: Int?
 
     @Option(name: .customLong("profiles"), help: ArgumentHelp("A folder of provisioning profiles to pair with units (repeatable).", valueName: "dir"))
     var profileFolders: [String] = []
 
     var values: FactValues {
-        var v = FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock, maxFileSize: maxFileSize)
+        var v = FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock)
+        v.limits = ["max-file-size": maxFileSize, "max-depth": maxDepth, "max-elements": maxElements,
+                    "max-total-bytes": maxTotalBytes].compactMapValues { $0 }
         v.profileFolders = profileFolders
         return v
     }
@@ -61,7 +72,8 @@ struct FactValues {
     var teamID: String?
     var config: String?
     var lock: String?
-    var maxFileSize: Int = 16 << 20
+    /// `--max-file-size`, `--max-depth`, `--max-elements`, `--max-total-bytes` by name (RunLimits).
+    var limits: [String: Int] = [:]
     /// `--profiles DIR`, repeatable.
     var profileFolders: [String] = []
 
@@ -74,7 +86,6 @@ struct FactValues {
         o.bundleID = bundleID
         o.teamID = teamID
         o.lockPath = lock
-        o.limits.maxBytes = maxFileSize
         o.artifactReader = ArtifactReader()   // .app, .ipa, .xcarchive and Mach-O paths
         if let teamID, !teamID.isTeamIDLike {
             throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
@@ -86,6 +97,17 @@ struct FactValues {
                 o.configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules)
             } catch {
                 throw CLIError("bad configuration: \(error)")
+            }
+        }
+        // Limits: the flags, else the configuration, else the defaults.
+        let chosen = (o.configuration?.limits ?? [:]).merging(limits) { _, flag in flag }
+        for (name, n) in chosen {
+            guard n > 0 else { throw CLIError("--\(name) must be a positive number of \(name == "max-depth" ? "levels" : name == "max-elements" ? "values" : "bytes")") }
+            switch name {
+            case "max-file-size": o.limits.maxBytes = n
+            case "max-depth": o.limits.maxDepth = n
+            case "max-elements": o.limits.maxElements = n
+            default: o.maxTotalBytes = n
             }
         }
         return o
@@ -270,7 +292,8 @@ struct LintInvocation {
             case "--strict": inv.strict = true
             case "--no-color": inv.noColor = true
             case "--quiet": inv.quiet = true
-            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--max-file-size", "--profiles",
+            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
+                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes",
                  "--report", "--fail-on", "--color", "--stdin-filename":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()
@@ -292,7 +315,7 @@ struct LintInvocation {
                 case "--format": inv.format = v
                 default:
                     guard let n = Int(v) else { return nil }
-                    inv.facts.maxFileSize = n
+                    inv.facts.limits[String(a.dropFirst(2))] = n
                 }
             default:
                 return nil

@@ -60,6 +60,9 @@ struct MachOWriter {
     var xmlEntitlements: [UInt8]?
     var derEntitlements: [UInt8]?
     var simulatorEntitlements: [UInt8]?
+    /// Slot 0x10000: the CMS signature in a blob wrapper (`SignatureWriter`); `[]` for an ad hoc
+    /// signature's empty wrapper, nil for none.
+    var cmsSignature: [UInt8]?
     var signed = true
     /// Bytes of filler between the load commands and the signature (a big "code" section).
     var padding = 256
@@ -76,11 +79,12 @@ struct MachOWriter {
     }
     func name16(_ s: String) -> [UInt8] { Array(s.utf8) + [UInt8](repeating: 0, count: 16 - s.utf8.count) }
 
-    /// The SuperBlob: a CodeDirectory stand-in (slot 0), then slots 5 and 7 when given.
+    /// The SuperBlob: a CodeDirectory stand-in (slot 0), then slots 5, 7 and 0x10000 when given.
     func superBlob() -> [UInt8] {
         var blobs: [(UInt32, [UInt8])] = [(0, u32(0xfade_0c02, big: true) + u32(16, big: true) + [UInt8](repeating: 0, count: 8))]
         if let x = xmlEntitlements { blobs.append((5, u32(0xfade_7171, big: true) + u32(UInt32(x.count + 8), big: true) + x)) }
         if let d = derEntitlements { blobs.append((7, u32(0xfade_7172, big: true) + u32(UInt32(d.count + 8), big: true) + d)) }
+        if let c = cmsSignature { blobs.append((0x10000, u32(0xfade_0b01, big: true) + u32(UInt32(c.count + 8), big: true) + c)) }
         var offset = 12 + blobs.count * 8
         var index: [UInt8] = []
         var body: [UInt8] = []

@@ -61,6 +61,11 @@ final class ConfigurationSchemaTests: XCTestCase {
         profiles: [profiles, Extra/One.mobileprovision]
         baseline: entitlint.baseline.json
         fail-on: warning
+        limits:
+          max-file-size: 33554432
+          max-depth: 300
+          max-elements: 2000000
+          max-total-bytes: 4294967296
 
         """,
         "quoted-digits-team": "team: \"1234567890\"\n",
@@ -94,6 +99,12 @@ final class ConfigurationSchemaTests: XCTestCase {
         "top-level-list": "- a\n- b\n",
         "top-level-string": "just a string\n",
         "not-yaml": "team: 'unterminated\n",
+        "limits-unknown": "limits:\n  max-size: 10\n",
+        "limits-zero": "limits:\n  max-depth: 0\n",
+        "limits-negative": "limits:\n  max-elements: -5\n",
+        "limits-string": "limits:\n  max-file-size: \"1048576\"\n",
+        "limits-real": "limits:\n  max-total-bytes: 1.5\n",
+        "limits-list": "limits: [max-depth]\n",
     ]
 
     /// The configurations the repository shows: every example's, the README's, and what `init` writes.

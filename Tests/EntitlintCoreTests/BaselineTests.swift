@@ -168,7 +168,7 @@ final class ConfigurationKeysTests: XCTestCase {
 
     func testUnknownKeyListsEveryKnownKey() {
         XCTAssertEqual(error("colour: red\n")?.reason,
-                       "unknown key 'colour' (known: team, apps, rules, exclude, lock, variables, profiles, baseline, fail-on)")
+                       "unknown key 'colour' (known: team, apps, rules, exclude, lock, variables, profiles, baseline, fail-on, limits)")
     }
 }
 
