@@ -15,6 +15,10 @@ public struct LintOptions: Sendable {
     public var maxTotalBytes = RunLimits.defaultMaxTotalBytes
     /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
     public var parallel = true
+    /// Threads at most when `parallel` (`--jobs N`); 0: one per core.
+    public var jobs = 0
+    /// The worker count `Parallel.forEach` gets: 1 when not parallel.
+    var workers: Int { parallel ? jobs : 1 }
     /// Read the lock file for `default-group-drift` (off for `entitlint lock`, which writes it).
     public var readLock = true
     /// Files read from git instead of the disk (`--staged`, `--against`); see `VirtualFiles`.
@@ -224,7 +228,7 @@ public struct Linter: Sendable {
             allPaths = Array(Set(allPaths)).sorted()
         }
 
-        let parsed = options.virtualFiles?.parse(allPaths, limits: limits, cwd: cwd) ?? Self.parseAll(allPaths, limits: limits, maxTotalBytes: options.maxTotalBytes, parallel: options.parallel)
+        let parsed = options.virtualFiles?.parse(allPaths, limits: limits, cwd: cwd) ?? Self.parseAll(allPaths, limits: limits, maxTotalBytes: options.maxTotalBytes, jobs: options.workers)
         // Profiles by absolute path, for explicit pairing (`--profile`, config `profile:`).
         var byAbs: [String: ParsedInput] = [:]
         for (p, r) in zip(allPaths, parsed) {
@@ -268,11 +272,7 @@ public struct Linter: Sendable {
             for rule in self.rules { found += rule.check(context) }
             slots[i] = (unit, found)
         }
-        if options.parallel && documents.count > 8 {
-            DispatchQueue.concurrentPerform(iterations: documents.count, execute: work)
-        } else {
-            for i in documents.indices { work(i) }
-        }
+        Parallel.forEach(documents.count, jobs: options.workers, work)
         var units: [SigningUnit] = []
         units.reserveCapacity(documents.count)
         for slot in perUnit {

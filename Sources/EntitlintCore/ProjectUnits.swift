@@ -141,11 +141,7 @@ extension Linter {
             }
             out[i] = (context, found)
         }
-        if options.parallel && discovered.count > 8 {
-            DispatchQueue.concurrentPerform(iterations: discovered.count, execute: work)
-        } else {
-            for i in discovered.indices { work(i) }
-        }
+        Parallel.forEach(discovered.count, jobs: options.workers, work)
         var contexts: [UnitContext] = []
         var units: [SigningUnit] = []
         var findings = discovery.findings

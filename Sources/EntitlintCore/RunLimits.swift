@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import PropertyList
 
 /// The limits of one run (issue 6, part 4) and how a message tells the user to raise them.
@@ -53,12 +56,12 @@ extension Linter {
         "not read: the files before it in this run already take the bytes read past the limit of \(limit) bytes in total (\(RunLimits.howToRaise(RunLimits.totalBytesName)))"
     }
 
-    /// Parses every path, both cores when `parallel`, reading at most `maxTotalBytes` in all.
+    /// Parses every path on `jobs` threads (0: one per core), reading at most `maxTotalBytes` in all.
     ///
     /// Which files are read does not depend on threads or timing: when the budget runs out, the
     /// files are taken in path order, the first one that would pass the limit and every later
     /// one are reported as not read, and any earlier one a racing thread skipped is read then.
-    static func parseAll(_ paths: [String], limits: PlistLimits, maxTotalBytes: Int, parallel: Bool) -> [ParsedInput] {
+    static func parseAll(_ paths: [String], limits: PlistLimits, maxTotalBytes: Int, jobs: Int) -> [ParsedInput] {
         let budget = ReadBudget(limit: maxTotalBytes)
         let results = UnsafeMutableBufferPointer<ParsedInput>.allocate(capacity: paths.count)
         results.initialize(repeating: .failed(reason: "", location: .unknown))
@@ -82,11 +85,7 @@ extension Linter {
                 out[i] = .failed(reason: "cannot read the file: \(error)", location: .unknown)
             }
         }
-        if parallel && paths.count > 8 {
-            DispatchQueue.concurrentPerform(iterations: paths.count, execute: one)
-        } else {
-            for i in paths.indices { one(i) }
-        }
+        Parallel.forEach(paths.count, jobs: jobs, one)
         if budget.refused {
             // The deterministic cut: the first file, in path order, past the limit.
             var total = 0
@@ -110,5 +109,25 @@ extension Linter {
             }
         }
         return Array(results)
+    }
+}
+
+/// Work spread over threads (`--jobs`): `jobs` workers at most, 0 meaning one per core.
+/// Results are written by index and read in index order, so output never depends on it.
+public enum Parallel {
+    public static func forEach(_ count: Int, jobs: Int, _ body: @Sendable (Int) -> Void) {
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let workers = jobs <= 0 ? cores : min(jobs, count)
+        if workers <= 1 || count <= 8 {
+            for i in 0..<count { body(i) }
+        } else if workers >= cores {
+            // Dispatch's own split: one thread per core at most.
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var i = w
+                while i < count { body(i); i += workers }
+            }
+        }
     }
 }

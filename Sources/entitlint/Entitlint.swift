@@ -49,6 +49,9 @@ struct FactOptions: ParsableArguments {
     @Option(name: .customLong("max-total-bytes"), help: "Most bytes of entitlements, plists and profiles read in one run (default 1 GiB).")
     var maxTotalBytes: Int?
 
+    @Option(name: .customLong("jobs"), help: "Threads at most (default: one per core); the report is the same whatever the number.")
+    var jobs: Int?
+
     @Option(name: .customLong("profiles"), help: ArgumentHelp("A folder of provisioning profiles to pair with units (repeatable).", valueName: "dir"))
     var profileFolders: [String] = []
 
@@ -57,6 +60,7 @@ struct FactOptions: ParsableArguments {
         v.limits = ["max-file-size": maxFileSize, "max-depth": maxDepth, "max-elements": maxElements,
                     "max-total-bytes": maxTotalBytes].compactMapValues { $0 }
         v.profileFolders = profileFolders
+        v.jobs = jobs
         return v
     }
 
@@ -76,6 +80,8 @@ struct FactValues {
     var limits: [String: Int] = [:]
     /// `--profiles DIR`, repeatable.
     var profileFolders: [String] = []
+    /// `--jobs N`.
+    var jobs: Int?
 
     func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
         var o = LintOptions()
@@ -86,6 +92,10 @@ struct FactValues {
         o.bundleID = bundleID
         o.teamID = teamID
         o.lockPath = lock
+        if let jobs {
+            guard jobs > 0 else { throw CLIError("--jobs must be a positive number of threads") }
+            o.jobs = jobs
+        }
         o.artifactReader = ArtifactReader()   // .app, .ipa, .xcarchive and Mach-O paths
         if let teamID, !teamID.isTeamIDLike {
             throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
@@ -293,7 +303,7 @@ struct LintInvocation {
             case "--no-color": inv.noColor = true
             case "--quiet": inv.quiet = true
             case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
-                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes",
+                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--jobs",
                  "--report", "--fail-on", "--color", "--stdin-filename":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()
@@ -313,6 +323,9 @@ struct LintInvocation {
                 case "--config": inv.facts.config = v
                 case "--lock": inv.facts.lock = v
                 case "--format": inv.format = v
+                case "--jobs":
+                    guard let n = Int(v) else { return nil }
+                    inv.facts.jobs = n
                 default:
                     guard let n = Int(v) else { return nil }
                     inv.facts.limits[String(a.dropFirst(2))] = n

@@ -208,4 +208,41 @@ final class HostileFileSystemTests: XCTestCase {
             XCTAssertEqual(leftovers, [], "round \(round)")
         }
     }
+    /// Issue 6, part 5: a run killed at any moment never leaves a half-written report or lock
+    /// file: each holds the old content or a complete new one (temporary file, then rename).
+    func testKilledRunsNeverLeaveHalfWrittenReports() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        for i in 0..<2_000 {
+            try CLI.entitlements(["ABCDE12345.*", "$(AppIdentifierPrefix)com.example.App\(i)"])
+                .write(to: dir.appendingPathComponent("App\(i).entitlements"), atomically: true, encoding: .utf8)
+        }
+        // A valid, empty lock file (lint reads ./entitlint.lock too), and the same text as the old report.
+        let old = "{\"units\": {}, \"version\": 1}\n"
+        let report = dir.appendingPathComponent("report.sarif"), lock = dir.appendingPathComponent("entitlint.lock")
+        var sawOld = 0, sawNew = 0
+        for (round, delay) in [0, 10, 30, 60, 120, 200, 300, 450, 700, 1000, 1500, 2500].enumerated() {
+            try old.write(to: report, atomically: true, encoding: .utf8)
+            try old.write(to: lock, atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = CLI.executable
+            p.arguments = round % 2 == 0 ? ["lint", ".", "--report", "sarif:report.sarif"] : ["lock", ".", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App"]
+            p.currentDirectoryURL = dir
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(useconds_t(delay * 1000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            let target = round % 2 == 0 ? report : lock
+            let text = try String(contentsOf: target, encoding: .utf8)
+            if text == old { sawOld += 1 } else {
+                sawNew += 1
+                XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)), "round \(round): a half-written \(target.lastPathComponent)")
+                XCTAssertTrue(text.hasSuffix("}\n") || text.hasSuffix("}"), "round \(round)")
+            }
+        }
+        // Both outcomes happened: runs killed before writing and runs that finished.
+        XCTAssertGreaterThan(sawOld, 0)
+        XCTAssertGreaterThan(sawNew, 0)
+    }
 }

@@ -173,3 +173,31 @@ final class CorpusProfileTests: XCTestCase {
         XCTAssertEqual(mac.applicationIdentifier, "439BBM9367.tools.fastlane.app")
     }
 }
+
+/// Issue 6, part 3: a real profile truncated at every byte is refused with a clear error each time.
+final class TruncatedRealProfileTests: XCTestCase {
+    func testTruncationAtEveryByteOfARealProfile() throws {
+        let dir = CorpusProfileTests.profilesDirectory
+        guard FileManager.default.fileExists(atPath: dir.path) else {
+            throw XCTSkip("corpus not found at \(dir.path) (expected ../shared/corpus next to the package)")
+        }
+        // The smallest Apple-signed profile of the corpus that decodes.
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".mobileprovision") }
+        let decodable = names.compactMap { name -> [UInt8]? in
+            guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) else { return nil }
+            let bytes = Array(data)
+            guard bytes.first == 0x30, (try? ProfileDecoder.decode(bytes)) != nil else { return nil }
+            return bytes
+        }
+        let bytes = try XCTUnwrap(decodable.min { $0.count < $1.count })
+        XCTAssertGreaterThan(bytes.count, 3_000)
+        for n in 0..<bytes.count {
+            do {
+                _ = try ProfileDecoder.decode(Array(bytes.prefix(n)))
+                XCTFail("a profile cut after \(n) of \(bytes.count) bytes was accepted")
+            } catch {
+                XCTAssertFalse(error.reason.isEmpty, "prefix \(n)")
+            }
+        }
+    }
+}
