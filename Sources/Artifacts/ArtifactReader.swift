@@ -307,7 +307,7 @@ struct BundleUnitReader {
         if let cms = first.cmsSignature {
             do throws(ProfileError) {
                 if let certificate = try CodeSignatureCMS.signingCertificate(cms, maxElements: limits.maxElements) {
-                    unit.artifact?.signingCertificate = Fact(certificate, from: .derived("the CMS signature (slot 0x10000) of \(executableShown)"))
+                    unit.artifact?.signingCertificate = CertificateFact(certificate, from: .derived("the CMS signature (slot 0x10000) of \(executableShown)"))
                 }
             } catch {
                 unit.artifact?.signatureError = error.reason

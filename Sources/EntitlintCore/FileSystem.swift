@@ -193,14 +193,18 @@ public enum Paths {
     /// An absolute, `.`/`..`-free version of `path`.
     /// A relative path with no `.`/`..` components, no `//` and no trailing `/`.
     static func isCleanRelative(_ path: String) -> Bool {
-        let b = path.utf8
-        guard let first = b.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."), b.last != UInt8(ascii: "/") else { return false }
-        var previous: UInt8 = 0
-        for c in b {
-            if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
-            previous = c
+        func clean(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = b.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."), b.last != UInt8(ascii: "/") else { return false }
+            var previous: UInt8 = 0
+            for c in b {
+                if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
+                previous = c
+            }
+            return true
         }
-        return true
+        // Over the contiguous bytes: iterating `utf8` generically costs several times more.
+        if let answer = path.utf8.withContiguousStorageIfAvailable(clean) { return answer }
+        return Array(path.utf8).withUnsafeBufferPointer(clean)
     }
 
     public static func absolute(_ path: String, cwd: String = currentDirectory()) -> String {

@@ -133,7 +133,11 @@ public struct VariableExpander: Sendable {
 
     /// Whether `s` may hold a reference at all (a cheap byte scan).
     public static func mayContainReference(_ s: String) -> Bool {
-        s.utf8.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }
+        func scan(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            b.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }
+        }
+        if let found = s.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        return s.utf8.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "#") }
     }
 
     /// `X` of `X:modifier,...`.
@@ -176,6 +180,47 @@ public struct VariableExpander: Sendable {
         var copy = s
         if let fast = copy.withUTF8({ expandFast($0) }) { return fast }
         return expandGeneral(s)
+    }
+
+    /// Whether `expand(s).unresolved` is not empty, without building the expanded text: most
+    /// strings with references name only variables of the table or standard ones.
+    public func hasUnresolved(_ s: String) -> Bool {
+        guard Self.mayContainReference(s) else { return false }
+        var copy = s
+        if let answer = copy.withUTF8({ hasUnresolvedFast($0) }) { return answer }
+        return !expandGeneral(s).unresolved.isEmpty
+    }
+
+    /// `hasUnresolved` for the simple forms `expandFast` handles; nil for the others.
+    private func hasUnresolvedFast(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let dollar = UInt8(ascii: "$"), lparen = UInt8(ascii: "("), lbrace = UInt8(ascii: "{")
+        let rparen = UInt8(ascii: ")"), rbrace = UInt8(ascii: "}"), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":")
+        func equal(_ a: [UInt8], _ from: Int, _ to: Int) -> Bool {
+            guard a.count == to - from else { return false }
+            var k = 0
+            while k < a.count { if a[k] != b[from + k] { return false }; k += 1 }
+            return true
+        }
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c == lbrace && i + 1 < n && b[i + 1] == lbrace { return nil }
+            if c == hash && i + 2 < n && b[i + 1] == hash && b[i + 2] == hash { return nil }
+            guard c == dollar, i + 1 < n, b[i + 1] == lparen || b[i + 1] == lbrace else { i += 1; continue }
+            let close = b[i + 1] == lparen ? rparen : rbrace
+            var j = i + 2
+            while j < n && b[j] != close {
+                if b[j] == colon { return nil }
+                j += 1
+            }
+            guard j < n else { i += 1; continue }
+            if !table.contains(where: { equal($0.0, i + 2, j) }) && !Self.standardTable.contains(where: { equal($0.0, i + 2, j) }) {
+                return true
+            }
+            i = j + 1
+        }
+        return false
     }
 
     private func expandFast(_ b: UnsafeBufferPointer<UInt8>) -> Result? {
@@ -271,16 +316,22 @@ extension String {
 
 extension String {
     /// Whether the string holds the ASCII character `c` (a byte scan, without Foundation).
-    @inlinable
+    /// (Over the contiguous UTF-8 bytes: `utf8.contains` walks the view generically, ~35
+    /// instructions a byte.)
     public func containsASCII(_ c: Unicode.Scalar) -> Bool {
         let byte = UInt8(c.value)
+        if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(byte) }) { return found }
         return utf8.contains(byte)
     }
 
     /// Whether the string holds the ASCII sequence `s` (a byte scan, without Foundation).
     public func containsASCII(sequence s: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)
-        let hay = Array(utf8)
+        if let found = utf8.withContiguousStorageIfAvailable({ Self.search(needle, in: $0) }) { return found }
+        return Array(utf8).withUnsafeBufferPointer { Self.search(needle, in: $0) }
+    }
+
+    static func search(_ needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeBufferPointer<UInt8>) -> Bool {
         guard needle.count <= hay.count, let first = needle.first else { return needle.isEmpty }
         var i = 0
         while i + needle.count <= hay.count {

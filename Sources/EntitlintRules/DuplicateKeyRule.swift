@@ -19,7 +19,17 @@ struct DuplicateKeyRule: Rule {
         ]
     )
 
+    /// Whether any dict below `node` has a key given twice (cheap: dicts track it as they are built).
+    static func hasShadowed(_ node: PlistNode) -> Bool {
+        switch node.value {
+        case .array(let items): return items.contains(where: hasShadowed)
+        case .dict(let d): return d.hasShadowedEntries || d.entries.contains { hasShadowed($0.value) }
+        default: return false
+        }
+    }
+
     func check(_ context: UnitContext) -> [Finding] {
+        guard Self.hasShadowed(context.unit.document.root) else { return [] }
         var out: [Finding] = []
         walkPlist(context.unit.document.root) { node, path in
             guard case .dict(let d) = node.value else { return }

@@ -122,7 +122,7 @@ public enum RuleExampleRunner {
                     commonName: name, organizationalUnit: example.teamID, organization: nil,
                     notBefore: PlistDate(year: 2025, month: 1, day: 1, hour: 0, minute: 0, second: 0),
                     notAfter: PlistDate(year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0), serialNumber: "01")
-                unit.artifact?.signingCertificate = Fact(certificate, from: .derived("the CMS signature (slot 0x10000) of Example.app/Example"))
+                unit.artifact?.signingCertificate = CertificateFact(certificate, from: .derived("the CMS signature (slot 0x10000) of Example.app/Example"))
             }
         }
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }

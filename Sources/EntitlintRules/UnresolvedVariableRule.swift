@@ -30,7 +30,7 @@ struct UnresolvedVariableRule: Rule {
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
         walkPlist(context.unit.document.root) { node, path in
-            guard case .string(let s) = node.value, VariableExpander.mayContainReference(s) else { return }
+            guard case .string(let s) = node.value, context.expander.hasUnresolved(s) else { return }
             let unresolved = context.expand(s).unresolved
             guard !unresolved.isEmpty else { return }
             let names = unresolved.map(\.text).joined(separator: ", ")

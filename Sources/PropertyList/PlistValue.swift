@@ -127,6 +127,9 @@ public struct PlistDictionary: Sendable, Hashable {
     /// entitlements case, are searched linearly: cheaper than hashing every key).
     private var index: [String: Int]?
     static let indexThreshold = 24
+    /// Whether a key was given twice (so `shadowedEntries` is not empty); tracked as entries are
+    /// appended, so that the usual dict, without duplicates, answers without a search.
+    public private(set) var hasShadowedEntries = false
 
     public init(_ entries: [Entry] = []) {
         self.entries = []
@@ -135,6 +138,13 @@ public struct PlistDictionary: Sendable, Hashable {
     }
 
     public mutating func append(_ entry: Entry) {
+        if !hasShadowedEntries {
+            if let index {
+                hasShadowedEntries = index[entry.key] != nil
+            } else {
+                hasShadowedEntries = position(entry.key) != nil
+            }
+        }
         entries.append(entry)
         if index != nil {
             index![entry.key] = entries.count - 1
@@ -171,16 +181,18 @@ public struct PlistDictionary: Sendable, Hashable {
 
     /// Keys in file order of their winning occurrence, without duplicates.
     public var keys: [String] {
-        entries.indices.filter { position(entries[$0].key) == $0 }.map { entries[$0].key }
+        if !hasShadowedEntries { return entries.map(\.key) }
+        return entries.indices.filter { position(entries[$0].key) == $0 }.map { entries[$0].key }
     }
 
     /// Entries that a later entry with the same key overrides (dead values).
     public var shadowedEntries: [Entry] {
-        entries.indices.filter { position(entries[$0].key) != $0 }.map { entries[$0] }
+        if !hasShadowedEntries { return [] }
+        return entries.indices.filter { position(entries[$0].key) != $0 }.map { entries[$0] }
     }
 
     /// Number of distinct keys.
-    public var count: Int { index?.count ?? keys.count }
+    public var count: Int { hasShadowedEntries ? index?.count ?? keys.count : entries.count }
     public var isEmpty: Bool { entries.isEmpty }
 }
 
