@@ -27,7 +27,19 @@ struct UnresolvedVariableRule: Rule {
         ]
     )
 
+    /// Whether any string below `node` has an unresolved reference: the usual answer, no, comes
+    /// from a walk that keeps no key path.
+    static func anyUnresolved(_ node: PlistNode, _ expander: VariableExpander) -> Bool {
+        switch node.value {
+        case .string(let s): return expander.hasUnresolved(s)
+        case .array(let items): return items.contains { anyUnresolved($0, expander) }
+        case .dict(let d): return d.entries.contains { anyUnresolved($0.value, expander) }
+        default: return false
+        }
+    }
+
     func check(_ context: UnitContext) -> [Finding] {
+        guard Self.anyUnresolved(context.unit.document.root, context.expander) else { return [] }
         var out: [Finding] = []
         walkPlist(context.unit.document.root) { node, path in
             guard case .string(let s) = node.value, context.expander.hasUnresolved(s) else { return }
