@@ -255,31 +255,32 @@ public struct Linter: Sendable {
         let lock: LockFile?
         do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
 
-        // Signing units and their rules, one file per task, on every core.
-        let perUnit = UnsafeMutableBufferPointer<(SigningUnit, [Finding])?>.allocate(capacity: documents.count)
-        perUnit.initialize(repeating: nil)
+        // Signing units and their rules, one file per task, on every core. Each task writes its
+        // unit straight into the result array (a SigningUnit is over a kilobyte: no second copy
+        // of them all, which was a fifth of the peak memory on 10,000 files).
+        let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: documents.count)
+        perUnit.initialize(repeating: [])
         defer { perUnit.deallocate() }
         nonisolated(unsafe) let slots = perUnit
         nonisolated(unsafe) let docs = documents
         nonisolated(unsafe) let parsedByPath = byAbs
         let knownProfiles = profiles
-        let work: @Sendable (Int) -> Void = { i in
-            let d = docs[i]
-            let unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
-                                     profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
-            let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
-            var found: [Finding] = []
-            for rule in self.rules { found += rule.check(context) }
-            slots[i] = (unit, found)
+        var units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer
+            let work: @Sendable (Int) -> Void = { i in
+                let d = docs[i]
+                let unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
+                                         profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
+                let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
+                var found: [Finding] = []
+                for rule in self.rules { found += rule.check(context) }
+                slots[i] = found
+                (out.baseAddress! + i).initialize(to: unit)
+            }
+            Parallel.forEach(documents.count, jobs: options.workers, work)
+            initialized = documents.count
         }
-        Parallel.forEach(documents.count, jobs: options.workers, work)
-        var units: [SigningUnit] = []
-        units.reserveCapacity(documents.count)
-        for slot in perUnit {
-            guard let (unit, found) = slot else { continue }
-            units.append(unit)
-            findings += found
-        }
+        for found in perUnit { findings += found }
         let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles, byAbs: byAbs, lock: lock, cwd: cwd)
         units += project.units
         findings += project.findings

@@ -26,14 +26,51 @@ public struct SigningUnit: Sendable, Hashable {
     public var bundleID: Fact<String>?
     public var appIDPrefix: Fact<String>?
     public var teamID: Fact<String>?
-    public var profile: ProfileFile?
     public var platform: Platform
     /// Values for custom build variables (config `variables:`).
     public var variables: [String: String]
+    /// The profile, the project origin and the built-product facts, kept out of line: most units
+    /// have none of them, and inline they made every unit 1.2 KB (the peak memory on 10,000 files).
+    private var extras: Extras?
+
+    public var profile: ProfileFile? {
+        get { extras?.profile }
+        set { setExtras(newValue, origin, artifact) }
+    }
     /// The project target and configuration that define the unit, when a project does (UnitOrigin.swift).
-    public var origin: UnitOrigin? = nil
+    public var origin: UnitOrigin? {
+        get { extras?.origin }
+        set { setExtras(profile, newValue, artifact) }
+    }
     /// Set when the unit was read from a built product (Mach-O, `.app`, `.ipa`, `.xcarchive`).
-    public var artifact: BuiltArtifactFacts? = nil
+    public var artifact: BuiltArtifactFacts? {
+        get { extras?.artifact }
+        set { setExtras(profile, origin, newValue) }
+    }
+
+    private mutating func setExtras(_ profile: ProfileFile?, _ origin: UnitOrigin?, _ artifact: BuiltArtifactFacts?) {
+        extras = profile == nil && origin == nil && artifact == nil ? nil : Extras(profile: profile, origin: origin, artifact: artifact)
+    }
+
+    /// Immutable, so sharing one between copies of a unit is safe; compared by value.
+    private final class Extras: Sendable, Hashable {
+        let profile: ProfileFile?
+        let origin: UnitOrigin?
+        let artifact: BuiltArtifactFacts?
+        init(profile: ProfileFile?, origin: UnitOrigin?, artifact: BuiltArtifactFacts?) {
+            self.profile = profile
+            self.origin = origin
+            self.artifact = artifact
+        }
+        static func == (a: Extras, b: Extras) -> Bool {
+            a.profile == b.profile && a.origin == b.origin && a.artifact == b.artifact
+        }
+        func hash(into h: inout Hasher) {
+            h.combine(profile)
+            h.combine(origin)
+            h.combine(artifact)
+        }
+    }
 
     public init(name: String, entitlementsPath: String, document: PlistDocument, bundleID: Fact<String>? = nil,
                 appIDPrefix: Fact<String>? = nil, teamID: Fact<String>? = nil, profile: ProfileFile? = nil,
@@ -44,9 +81,9 @@ public struct SigningUnit: Sendable, Hashable {
         self.bundleID = bundleID
         self.appIDPrefix = appIDPrefix
         self.teamID = teamID
-        self.profile = profile
         self.platform = platform
         self.variables = variables
+        if let profile { extras = Extras(profile: profile, origin: nil, artifact: nil) }
     }
 
     /// The entitlements dictionary (empty when the root is not a dict).
