@@ -63,6 +63,9 @@ extension Linter {
         for p in extraProfiles where Paths.kind(p) == .missing {
             throw UsageError("no such profile: \(p)")
         }
+        // The profiles kept for pairing, as for files on disk: config `profiles:` and `--profiles`.
+        extraProfiles += try options.configuredProfiles()
+        extraProfiles += try options.profileFolderPaths(standard: false)
         var seen = Set<String>()
         extraProfiles = extraProfiles.filter { seen.insert(Paths.absolute($0, cwd: cwd)).inserted }
 

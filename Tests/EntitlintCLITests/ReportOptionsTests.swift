@@ -198,6 +198,27 @@ final class ReportOptionsTests: XCTestCase {
 
     // MARK: standard input
 
+    /// Standard input is paired with the profiles of config `profiles:` and `--profiles`, by App
+    /// ID, as a file on disk would be (a hook linting `git show :App.entitlements` still checks it
+    /// against its profile).
+    func testStandardInputIsPairedWithConfiguredProfiles() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        let profiles = dir.appendingPathComponent("signing")
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Examples/family/profiles/AppOne.mobileprovision"),
+                                         to: profiles.appendingPathComponent("AppOne.mobileprovision"))
+        let entitlements = CLI.entitlements(["$(AppIdentifierPrefix)com.example.AppOne", "FGHIJ67890.com.example.notallowed"])
+        let args = ["lint", "-", "--stdin-filename", "AppOne.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"]
+        let alone = try run(args, in: dir, input: entitlements)
+        XCTAssertFalse(alone.stdout.contains("group-missing-from-profile"), alone.stdout)
+        let withFlag = try run(args + ["--profiles", "signing"], in: dir, input: entitlements)
+        XCTAssertTrue(withFlag.stdout.contains("FGHIJ67890.com.example.notallowed"), withFlag.stdout)
+        XCTAssertTrue(withFlag.stdout.contains("[group-missing-from-profile]"), withFlag.stdout)
+        try write("profiles: [signing]\n", to: dir.appendingPathComponent(".entitlint.yml"))
+        let withConfig = try run(args, in: dir, input: entitlements)
+        XCTAssertEqual(withConfig.stdout, withFlag.stdout)
+    }
+
     func testStandardInput() throws {
         let dir = try CLI.temporaryDirectory(self)
         let named = try run(["lint", "-", "--stdin-filename", "App/App.entitlements"], in: dir, input: Self.wildcard)
