@@ -6,7 +6,13 @@
 #   binary-plist  BinaryPlistReader.parse         (bplist00)
 #   cms-profile   ProfileDecoder.decode           (CMS via swift-asn1, then the embedded plist)
 #   yaml-config   Configuration.parse             (.entitlint.yml via Yams)
-# (pbxproj, Mach-O and zip readers do not exist yet: no harness.)
+#   openstep-plist OpenStepPlistReader.parse      (old-style plists: project.pbxproj), then, when it
+#                 parses, the Xcode project model (XcodeDiscoverer over in-memory files)
+#   macho         ArtifactReader.read of a binary (thin/fat Mach-O, load commands, SuperBlob, XML
+#                 entitlements, DER entitlements via swift-asn1, simulator section); the input is
+#                 written to a file (/dev/shm, else /tmp), as the reader takes a path
+#   ipa           ArtifactReader.read of an .ipa  (ZIPFoundation, entry checks, Payload bundles, the
+#                 executable streamed through the Mach-O reader); also through a file
 #
 # How:
 #   - builds Tests/Fuzz once per call, release, `--sanitize=fuzzer --sanitize=address
@@ -20,16 +26,21 @@
 #                     few made-up ones (UIDs, shared objects, big integers)
 #       cms-profile   ../shared/corpus/profiles, Examples/**/*.mobileprovision
 #       yaml-config   Examples/**/.entitlint.yml, Tests/Fuzz/Seeds/yaml-config
+#       openstep-plist ../shared/corpus/**/*.pbxproj, Examples/**/*.pbxproj, Tests/Fuzz/Seeds/openstep-plist
+#       macho, ipa    Tests/Fuzz/Seeds/macho, Tests/Fuzz/Seeds/ipa (small files written by
+#                     Tests/Fuzz/Seeds/make-binary-seeds.py)
 #     plus every input already kept in Tests/Fuzz/Regressions/HARNESS;
 #   - runs the harness for SECONDS (-max_total_time) with -rss_limit_mb=2048 -timeout=10 (a
-#     single input taking 10 s is a finding), leak detection on, and a dictionary when there is
+#     single input taking 10 s is a finding), leak detection on (known leaks of dependencies
+#     suppressed by Tests/Fuzz/lsan.supp, each with its reason), and a dictionary when there is
 #     one (Tests/Fuzz/Dictionaries/HARNESS.dict);
 #   - prints the number of executions (libFuzzer's stat::number_of_executed_units);
 #   - on a crash, leak, timeout or out-of-memory: copies the input libFuzzer wrote to
 #     Tests/Fuzz/Regressions/HARNESS/ (named after its kind and SHA-1), where the regression tests
 #     of the matching test target run it through the parser on every `swift test`
-#     (PropertyListTests: xml-plist, binary-plist; ProvisioningTests: cms-profile;
-#     EntitlintCoreTests: yaml-config), and exits 1.
+#     (PropertyListTests: xml-plist, binary-plist, openstep-plist; ProvisioningTests: cms-profile;
+#     EntitlintCoreTests: yaml-config; XcodeProjectTests: openstep-plist through the project model;
+#     ArtifactsTests: macho, ipa), and exits 1.
 #
 # usage: Scripts/fuzz.sh [--no-build] HARNESS SECONDS [LIBFUZZER-FLAG ...]
 #        Scripts/fuzz.sh [--no-build] --all SECONDS
@@ -44,7 +55,7 @@ usage() {
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-harnesses=(xml-plist binary-plist cms-profile yaml-config)
+harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa)
 scratch="$root/.build-fuzzers"
 corpus="$root/../shared/corpus"
 
@@ -71,6 +82,9 @@ executable() {
         binary-plist) echo FuzzBinaryPlist ;;
         cms-profile) echo FuzzCMSProfile ;;
         yaml-config) echo FuzzYAMLConfig ;;
+        openstep-plist) echo FuzzOpenStepPlist ;;
+        macho) echo FuzzMachO ;;
+        ipa) echo FuzzIPA ;;
     esac
 }
 
@@ -152,8 +166,17 @@ PY
         yaml-config)
             copy_seeds "$dest" example Examples -name '.entitlint.yml'
             copy_seeds "$dest" seed Tests/Fuzz/Seeds/yaml-config ;;
+        openstep-plist)
+            copy_seeds "$dest" corpus "$corpus" -name '*.pbxproj'
+            copy_seeds "$dest" example Examples -name '*.pbxproj'
+            copy_seeds "$dest" seed Tests/Fuzz/Seeds/openstep-plist ;;
+        macho|ipa)
+            copy_seeds "$dest" seed "Tests/Fuzz/Seeds/$h" ;;
     esac
 }
+
+# Known leaks outside Entitlint (each explained in the file) are suppressed; any other leak is a finding.
+export LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 status=0
 summary=()
@@ -169,9 +192,13 @@ for h in "${selected[@]}"; do
     [ -f "Tests/Fuzz/Dictionaries/$h.dict" ] && flags+=(-dict="Tests/Fuzz/Dictionaries/$h.dict")
     # Guard against an uninstrumented build: libFuzzer must see coverage and ASan must be in.
     # (Captured first: with pipefail, `objdump | grep -q` can fail on SIGPIPE.)
-    probe="$("$exe" -runs=1 "$work/seeds" 2>&1 || true)"
+    # A seed that already crashes or leaks stops libFuzzer before INITED: that is a finding for the
+    # run below, not a missing instrumentation (the probe's own artifacts are thrown away).
+    probe="$("$exe" -runs=1 -artifact_prefix="$work/artifacts/probe-" "$work/seeds" 2>&1 || true)"
+    rm -f "$work/artifacts/probe-"*
     sections="$(objdump -h "$bindir/PropertyList.build/XMLPlistReader.swift.o" 2>&1 || true)"
-    if ! grep -q "INITED cov: [1-9]" <<<"$probe" || ! grep -q "asan_globals" <<<"$sections"; then
+    if ! grep -q -e "INITED cov: [1-9]" -e "found in the initial corpus" -e "^==[0-9]*== *ERROR" <<<"$probe" \
+            || ! grep -q "asan_globals" <<<"$sections"; then
         echo "fuzz.sh: $exe lacks coverage or ASan instrumentation" >&2
         exit 1
     fi

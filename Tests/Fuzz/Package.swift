@@ -2,7 +2,7 @@
 // libFuzzer harnesses for Entitlint's parsers, one executable per parser.
 //
 // Built only by `Scripts/fuzz.sh` (with `-sanitize=fuzzer,address -parse-as-library`, in
-// `.build-fuzz` folders); the root package neither lists nor builds anything here.
+// `.build-fuzzers`); the root package neither lists nor builds anything here.
 import PackageDescription
 
 let package = Package(
@@ -25,6 +25,15 @@ let package = Package(
             "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
         ]),
         .executableTarget(name: "FuzzYAMLConfig", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzOpenStepPlist", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzMachO", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzIPA", dependencies: [
             "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
         ]),
     ]

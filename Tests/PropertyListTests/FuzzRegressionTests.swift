@@ -3,8 +3,8 @@ import XCTest
 import PropertyList
 
 /// Inputs kept by `Scripts/fuzz.sh` when a harness crashed, leaked or timed out, in
-/// `Tests/Fuzz/Regressions/xml-plist/` and `.../binary-plist/` (outside this target's folder, so
-/// the package needs no resource rules). Each must parse or throw a `PlistError`, quickly; a
+/// `Tests/Fuzz/Regressions/xml-plist/`, `.../binary-plist/` and `.../openstep-plist/` (outside
+/// this target's folder, so the package needs no resource rules). Each must parse or throw a `PlistError`, quickly; a
 /// crash fails the whole test run, which is the point. (A leak is only seen under the fuzzer's
 /// LeakSanitizer: `Scripts/fuzz.sh xml-plist 10` replays every kept input first.)
 final class FuzzRegressionTests: XCTestCase {
@@ -37,6 +37,12 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testBinaryPlistRegressionsParseOrThrow() throws {
         try replay("binary-plist") { bytes throws(PlistError) in try BinaryPlistReader.parse(bytes) }
+    }
+
+    /// The OpenStep reader (`project.pbxproj`); XcodeProjectTests replays the same inputs through
+    /// the project model.
+    func testOpenStepPlistRegressionsParseOrThrow() throws {
+        try replay("openstep-plist") { bytes throws(PlistError) in try OpenStepPlistReader.parse(bytes) }
     }
 
     /// Seen in the fuzzer's log: libxml2 printed "encoding error : input conversion failed" to
