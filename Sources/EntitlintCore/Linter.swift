@@ -440,19 +440,7 @@ extension Linter {
         case .profile:
             break
         case .entitlements(let doc):
-            var options = LintOptions()
-            options.bundleID = bundleID
-            options.teamID = teamID
-            var unit = makeUnit(path: path, shown: path, document: doc, options: options, profiles: profile.map { [$0] } ?? [],
-                                byAbs: [:], cwd: Paths.currentDirectory())
-            if let name { unit.name = name }
-            if let profile, unit.profile == nil {
-                unit.profile = profile
-                if let prefix = profile.profile.applicationIdentifierPrefixes.first {
-                    unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
-                }
-                if unit.teamID == nil, let t = profile.profile.teamIdentifiers.first { unit.teamID = Fact(t, from: .profile(profile.path)) }
-            }
+            let unit = unit(document: doc, path: path, name: name, bundleID: bundleID, teamID: teamID, profile: profile)
             let context = UnitContext(unit: unit, lock: lock)
             for rule in rules { findings += rule.check(context) }
         }

@@ -191,16 +191,13 @@ public struct VariableExpander: Sendable {
         return !expandGeneral(s).unresolved.isEmpty
     }
 
-    /// `hasUnresolved` for the simple forms `expandFast` handles; nil for the others.
-    private func hasUnresolvedFast(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+    /// The simple references of `b`, `$(NAME)` and `${NAME}`, in order: `visit` gets the index of
+    /// the `$`, of the closing bracket, and which bracket closes it, and returns false to stop.
+    /// Nil when `b` holds a form only `expandGeneral` reads (`{{X}}`, `###X###`, `$(X:modifier)`).
+    private static func simpleReferences(_ b: UnsafeBufferPointer<UInt8>,
+                                         _ visit: (_ start: Int, _ end: Int, _ close: UInt8) -> Bool) -> Bool? {
         let dollar = UInt8(ascii: "$"), lparen = UInt8(ascii: "("), lbrace = UInt8(ascii: "{")
         let rparen = UInt8(ascii: ")"), rbrace = UInt8(ascii: "}"), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":")
-        func equal(_ a: [UInt8], _ from: Int, _ to: Int) -> Bool {
-            guard a.count == to - from else { return false }
-            var k = 0
-            while k < a.count { if a[k] != b[from + k] { return false }; k += 1 }
-            return true
-        }
         var i = 0
         let n = b.count
         while i < n {
@@ -215,58 +212,55 @@ public struct VariableExpander: Sendable {
                 j += 1
             }
             guard j < n else { i += 1; continue }
-            if !table.contains(where: { equal($0.0, i + 2, j) }) && !Self.standardTable.contains(where: { equal($0.0, i + 2, j) }) {
-                return true
-            }
+            if !visit(i, j, close) { return true }
             i = j + 1
         }
-        return false
+        return true
+    }
+
+    /// Whether `name` (bytes `from..<to` of `b`) is the name of `table`'s entry, by bytes.
+    private static func lookup(_ table: [([UInt8], String)], _ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> ([UInt8], String)? {
+        table.first { entry in
+            guard entry.0.count == to - from else { return false }
+            var k = 0
+            while k < entry.0.count { if entry.0[k] != b[from + k] { return false }; k += 1 }
+            return true
+        }
+    }
+
+    /// `hasUnresolved` for the simple forms `expandFast` handles; nil for the others.
+    private func hasUnresolvedFast(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var found = false
+        guard Self.simpleReferences(b, { i, j, _ in
+            found = Self.lookup(table, b, i + 2, j) == nil && Self.lookup(Self.standardTable, b, i + 2, j) == nil
+            return !found
+        }) != nil else { return nil }
+        return found
     }
 
     private func expandFast(_ b: UnsafeBufferPointer<UInt8>) -> Result? {
-        let dollar = UInt8(ascii: "$"), lparen = UInt8(ascii: "("), lbrace = UInt8(ascii: "{")
-        let rparen = UInt8(ascii: ")"), rbrace = UInt8(ascii: "}"), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":")
         var out: [UInt8] = []
         var symbolic: [Reference] = []
         var unresolved: [Reference] = []
         var last = 0
-        var i = 0
-        let n = b.count
-        func equal(_ a: [UInt8], _ from: Int, _ to: Int) -> Bool {
-            guard a.count == to - from else { return false }
-            var k = 0
-            while k < a.count { if a[k] != b[from + k] { return false }; k += 1 }
-            return true
-        }
-        while i < n {
-            let c = b[i]
-            if c == lbrace && i + 1 < n && b[i + 1] == lbrace { return nil }
-            if c == hash && i + 2 < n && b[i + 1] == hash && b[i + 2] == hash { return nil }
-            guard c == dollar, i + 1 < n, b[i + 1] == lparen || b[i + 1] == lbrace else { i += 1; continue }
-            let close = b[i + 1] == lparen ? rparen : rbrace
-            var j = i + 2
-            while j < n && b[j] != close {
-                if b[j] == colon { return nil }
-                j += 1
-            }
-            guard j < n else { i += 1; continue }
-            if out.isEmpty { out.reserveCapacity(n + 32) }
+        guard Self.simpleReferences(b, { i, j, close in
+            if out.isEmpty { out.reserveCapacity(b.count + 32) }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last..<i]))
             last = j + 1
-            if let hit = table.first(where: { equal($0.0, i + 2, j) }) {
+            if let hit = Self.lookup(table, b, i + 2, j) {
                 out.append(contentsOf: hit.1.utf8)
             } else {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...j]))
-                let form: Reference.Form = close == rparen ? .parens : .braces
-                if let std = Self.standardTable.first(where: { equal($0.0, i + 2, j) }) {
+                let form: Reference.Form = close == UInt8(ascii: ")") ? .parens : .braces
+                if let std = Self.lookup(Self.standardTable, b, i + 2, j) {
                     symbolic.append(Reference(name: std.1, form: form, offset: i, length: j + 1 - i))
                 } else {
                     let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 2)..<j]), as: UTF8.self)
                     unresolved.append(Reference(name: name, form: form, offset: i, length: j + 1 - i))
                 }
             }
-            i = j + 1
-        }
+            return true
+        }) != nil else { return nil }
         if last == 0 { return Result(text: String(decoding: b, as: UTF8.self), symbolic: [], unresolved: []) }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last...]))
         return Result(text: String(decoding: out, as: UTF8.self), symbolic: symbolic, unresolved: unresolved)
