@@ -11,6 +11,9 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/entities.h>
+#include <libxml/threads.h>
+#include <libxml/dict.h>
+#include <stdlib.h>
 
 /* Swift 6 rejects the global `xmlFree` function pointer as not concurrency-safe. */
 static inline void entitlint_xmlFree(void *p) { xmlFree(p); }
@@ -20,5 +23,8 @@ static inline void entitlint_xmlFree(void *p) { xmlFree(p); }
    Swift cannot define a variadic C function, hence this one. The setting is per thread. */
 static inline void entitlint_ignoreGenericError(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
 static inline void entitlint_silenceGenericErrors(void) { xmlSetGenericErrorFunc(NULL, entitlint_ignoreGenericError); }
+
+/* The version of the libxml2 loaded at run time (2.9.14 is 20914), not the headers'. */
+static inline int entitlint_libxmlVersion(void) { return atoi(xmlParserVersion); }
 
 #endif

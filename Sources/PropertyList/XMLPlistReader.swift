@@ -17,7 +17,8 @@ internal import CLibXML2
 ///   in the Int64/UInt64 range; `<data>` base64 with non-alphabet characters skipped;
 /// - encodings: whatever libxml2 detects from the BOM or the declaration (UTF-8, UTF-16).
 public enum XMLPlistReader {
-    public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
+    /// What is refused before libxml2 sees the bytes.
+    static func preflight(_ bytes: [UInt8], limits: PlistLimits) throws(PlistError) {
         guard !bytes.isEmpty else { throw PlistError(.empty, "the file is empty") }
         guard bytes.count <= limits.maxBytes else {
             throw PlistError(.tooLarge, "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes", limit: .fileSize)
@@ -29,48 +30,266 @@ public enum XMLPlistReader {
             throw PlistError(.invalidEncoding, "UTF-16 or UTF-32 text without a byte-order mark: CoreFoundation cannot read it",
                              at: SourceLocation(line: 1, column: 1))
         }
+    }
+
+    public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
+        try preflight(bytes, limits: limits)
         // Keep libxml2 from printing encoding errors to stderr (found by fuzzing).
         entitlint_silenceGenericErrors()
+        // Most files are UTF-8: read them in place (see `InputMode`). A file that turns out to
+        // need a decoder is read again the way libxml2 reads any memory buffer.
+        if InputMode.inPlaceFits(bytes) {
+            let attempt = parseOnce(bytes, limits: limits, mode: .inPlace)
+            if !attempt.neededDecoder { return try attempt.result.get() }
+        }
+        return try parseOnce(bytes, limits: limits, mode: .copied).result.get()
+    }
+
+    /// The two ways of handing a document to libxml2, for the tests and the fuzzer that check
+    /// they agree: `inPlace` is what `parse` gives when it reads the bytes in place (nil when it
+    /// would not), `copied` what libxml2's own memory parser gives.
+    @_spi(Testing) public static func parseBothWays(_ bytes: [UInt8], limits: PlistLimits = .default)
+        -> (inPlace: Result<PlistDocument, PlistError>?, copied: Result<PlistDocument, PlistError>) {
+        let copied = Result { () throws(PlistError) -> PlistDocument in try parse(bytes, limits: limits, forcing: .copied) }
+        guard InputMode.inPlaceFits(bytes) else { return (nil, copied) }
+        return (Result { () throws(PlistError) -> PlistDocument in try parse(bytes, limits: limits) }, copied)
+    }
+
+    /// Whether both ways agree (`parseBothWays`): nil when they do (or the bytes are not read in
+    /// place), else what differs. One difference is allowed, in favour of reading in place:
+    /// libxml2's copying buffer drops what lies more than 80 bytes behind the parser, so the
+    /// start of a long comment that spans lines is gone when the comment ends and its column is
+    /// unknown (0) there; in place the whole document stays readable and the column is found.
+    @_spi(Testing) public static func inputModeDisagreement(_ bytes: [UInt8], limits: PlistLimits = .default) -> String? {
+        let (inPlace, copied) = parseBothWays(bytes, limits: limits)
+        guard let inPlace else { return nil }
+        switch (inPlace, copied) {
+        case (.success(let a), .success(var b)):
+            if b.comments.count == a.comments.count {
+                for i in b.comments.indices where b.comments[i].location.column == 0 && b.comments[i].location.line == a.comments[i].location.line {
+                    b.comments[i].location.column = a.comments[i].location.column
+                }
+            }
+            return a == b ? nil : "in place: \(a)\ncopied: \(b)"
+        case (.failure(let a), .failure(let b)):
+            return a == b ? nil : "in place: \(a)\ncopied: \(b)"
+        default:
+            return "in place: \(inPlace)\ncopied: \(copied)"
+        }
+    }
+
+    static func parse(_ bytes: [UInt8], limits: PlistLimits, forcing mode: InputMode) throws(PlistError) -> PlistDocument {
+        try preflight(bytes, limits: limits)
+        entitlint_silenceGenericErrors()
+        return try parseOnce(bytes, limits: limits, mode: mode).result.get()
+    }
+
+    /// How libxml2 gets the bytes.
+    enum InputMode {
+        /// `xmlParserInputBufferCreateStatic` over a NUL-terminated copy: no reading callback,
+        /// so the parser's "grow" checks (one near every token once the end is within 250 bytes,
+        /// which for a small file is most of it) return at once. libxml2 cannot decode from such
+        /// a buffer: a document it must decode (declared non-UTF-8 encoding) is read `.copied`.
+        case inPlace
+        /// `xmlCreateMemoryParserCtxt`: libxml2 copies the bytes into a growable buffer.
+        case copied
+
+        /// Files with a byte-order mark are decoded (UTF-16/32) or skip it; files past
+        /// libxml2's 10,000,000-byte look-up limit would be refused without a reading callback
+        /// ("Huge input lookup"); a declaration naming another encoding needs a decoder.
+        /// Only with libxml2 2.9, whose source this was checked against (`makeContext`).
+        static func inPlaceFits(_ bytes: [UInt8]) -> Bool {
+            libxml2Is29 && bytes.count <= 10_000_000 && !startsWithByteOrderMark(bytes) && !declaresOtherEncoding(bytes)
+        }
+
+        static let libxml2Is29: Bool = {
+            let version = entitlint_libxmlVersion()
+            return version >= 20900 && version < 21000
+        }()
+    }
+
+    /// Whether the XML declaration names an encoding other than UTF-8 (libxml2 would switch to a
+    /// decoder). A shortcut only: a miss is caught after parsing (`neededDecoder`).
+    static func declaresOtherEncoding(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b -> Bool in
+            guard b.count > 5, b[0] == UInt8(ascii: "<"), b[1] == UInt8(ascii: "?"), b[2] == UInt8(ascii: "x"),
+                  b[3] == UInt8(ascii: "m"), b[4] == UInt8(ascii: "l") else { return false }
+            let end = min(b.count, 512)
+            var i = 5
+            while i + 8 < end {
+                if b[i] == UInt8(ascii: "?") && b[i + 1] == UInt8(ascii: ">") { return false }
+                if b[i] == UInt8(ascii: "e") && b[i + 1] == UInt8(ascii: "n") && b[i + 2] == UInt8(ascii: "c") && b[i + 3] == UInt8(ascii: "o")
+                    && b[i + 4] == UInt8(ascii: "d") && b[i + 5] == UInt8(ascii: "i") && b[i + 6] == UInt8(ascii: "n") && b[i + 7] == UInt8(ascii: "g") {
+                    var j = i + 8
+                    while j < end, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A || b[j] == 0x0D || b[j] == UInt8(ascii: "=") { j += 1 }
+                    guard j < end, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") else { return true }
+                    // UTF-8 or UTF8, in any case, then the closing quote.
+                    let quote = b[j]
+                    j += 1
+                    guard j + 4 < end, b[j] | 0x20 == UInt8(ascii: "u"), b[j + 1] | 0x20 == UInt8(ascii: "t"),
+                          b[j + 2] | 0x20 == UInt8(ascii: "f") else { return true }
+                    j += 3
+                    if b[j] == UInt8(ascii: "-") { j += 1 }
+                    return !(j + 1 < end && b[j] == UInt8(ascii: "8") && b[j + 1] == quote)
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    private struct Attempt {
+        var result: Result<PlistDocument, PlistError>
+        /// libxml2 switched to a decoder, which an in-place buffer cannot feed.
+        var neededDecoder: Bool
+    }
+
+    private static func parseOnce(_ bytes: [UInt8], limits: PlistLimits, mode: InputMode) -> Attempt {
         let builder = SAXBuilder(limits: limits)
-        let result: PlistError? = bytes.withUnsafeBufferPointer { buf -> PlistError? in
-            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { cbytes -> PlistError? in
-                guard let ctxt = xmlCreateMemoryParserCtxt(cbytes, Int32(buf.count)) else {
-                    return PlistError(.malformedXML, "libxml2 could not create a parser")
+        var neededDecoder = false
+        let result: PlistError? = withInput(bytes, mode: mode) { cbytes, count -> PlistError? in
+            guard let ctxt = makeContext(cbytes, count, mode: mode) else {
+                return PlistError(.malformedXML, "libxml2 could not create a parser")
+            }
+            defer {
+                // libxml2 builds a document of its own to hold entity declarations in SAX
+                // mode ("expat compatibility"); the context does not free it (found by
+                // fuzzing: a leak per file with an internal subset).
+                if let doc = ctxt.pointee.myDoc {
+                    xmlFreeDoc(doc)
+                    ctxt.pointee.myDoc = nil
                 }
-                defer {
-                    // libxml2 builds a document of its own to hold entity declarations in SAX
-                    // mode ("expat compatibility"); the context does not free it (found by
-                    // fuzzing: a leak per file with an internal subset).
-                    if let doc = ctxt.pointee.myDoc {
-                        xmlFreeDoc(doc)
-                        ctxt.pointee.myDoc = nil
-                    }
-                    xmlFreeParserCtxt(ctxt)
-                }
-                ctxt.pointee.sax.pointee = SAXBuilder.handler
-                var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
-                // A byte-order mark decides the encoding, whatever `encoding=` says (DOMAIN.md
-                // section 5, as CF); libxml2 would switch to the declared one (found by
-                // differential testing: a UTF-8 BOM with encoding="ISO-8859-1" misread strings).
-                if startsWithByteOrderMark(bytes) { options |= XML_PARSE_IGNORE_ENC.rawValue }
-                _ = xmlCtxtUseOptions(ctxt, Int32(options))
-                builder.ctxt = ctxt
-                ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
-                _ = xmlParseDocument(ctxt)
-                builder.ctxt = nil
-                if let e = builder.error { return e }
-                if ctxt.pointee.wellFormed == 0 {
-                    return builder.libxmlError ?? PlistError(.malformedXML, "not well-formed XML")
-                }
+                if mode == .inPlace { ContextPool.shared.give(ctxt) } else { xmlFreeParserCtxt(ctxt) }
+            }
+            ctxt.pointee.sax.pointee = SAXBuilder.handler
+            var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
+            // A byte-order mark decides the encoding, whatever `encoding=` says (DOMAIN.md
+            // section 5, as CF); libxml2 would switch to the declared one (found by
+            // differential testing: a UTF-8 BOM with encoding="ISO-8859-1" misread strings).
+            if startsWithByteOrderMark(bytes) { options |= XML_PARSE_IGNORE_ENC.rawValue }
+            _ = xmlCtxtUseOptions(ctxt, Int32(options))
+            builder.ctxt = ctxt
+            ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
+            _ = xmlParseDocument(ctxt)
+            builder.ctxt = nil
+            if mode == .inPlace, let input = ctxt.pointee.input, let buf = input.pointee.buf, buf.pointee.encoder != nil {
+                neededDecoder = true
                 return nil
             }
+            if let e = builder.error { return e }
+            if ctxt.pointee.wellFormed == 0 {
+                return builder.libxmlError ?? PlistError(.malformedXML, "not well-formed XML")
+            }
+            return nil
         }
-        if let result { throw result }
+        if neededDecoder { return Attempt(result: .failure(PlistError(.malformedXML, "")), neededDecoder: true) }
+        if let result { return Attempt(result: .failure(result), neededDecoder: false) }
         guard let root = builder.root else {
-            throw PlistError(.invalidStructure, "the document holds no property-list value")
+            return Attempt(result: .failure(PlistError(.invalidStructure, "the document holds no property-list value")), neededDecoder: false)
         }
-        return PlistDocument(root: root, format: .xml, comments: builder.comments)
+        return Attempt(result: .success(PlistDocument(root: root, format: .xml, comments: builder.comments)), neededDecoder: false)
+    }
+
+    /// The bytes as libxml2 reads them: for `.inPlace` a copy that ends in a NUL (libxml2 looks
+    /// one byte past the end of its buffer, where its own buffers keep a 0).
+    private static func withInput<R>(_ bytes: [UInt8], mode: InputMode, _ body: (UnsafePointer<CChar>, Int32) -> R) -> R {
+        switch mode {
+        case .copied:
+            return bytes.withUnsafeBufferPointer { buf in
+                buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { body($0, Int32(buf.count)) }
+            }
+        case .inPlace:
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            defer { copy.deallocate() }
+            bytes.withUnsafeBufferPointer { buf in
+                UnsafeMutableRawPointer(copy).copyMemory(from: buf.baseAddress!, byteCount: buf.count)
+            }
+            copy[bytes.count] = 0
+            return body(UnsafePointer(copy), Int32(bytes.count))
+        }
+    }
+
+    private static func makeContext(_ cbytes: UnsafePointer<CChar>, _ count: Int32, mode: InputMode) -> xmlParserCtxtPtr? {
+        switch mode {
+        case .copied:
+            return xmlCreateMemoryParserCtxt(cbytes, count)
+        case .inPlace:
+            // As xmlCreateMemoryParserCtxt, with a static buffer for the copying one, and a
+            // context used before if there is one (see `ContextPool`).
+            guard let ctxt = ContextPool.shared.take() ?? xmlNewParserCtxt() else { return nil }
+            guard let buffer = xmlParserInputBufferCreateStatic(cbytes, count, XML_CHAR_ENCODING_NONE) else {
+                ContextPool.shared.give(ctxt)
+                return nil
+            }
+            guard let input = xmlNewIOInputStream(ctxt, buffer, XML_CHAR_ENCODING_NONE) else {
+                xmlFreeParserInputBuffer(buffer)
+                ContextPool.shared.give(ctxt)
+                return nil
+            }
+            guard inputPush(ctxt, input) >= 0 else {
+                ContextPool.shared.give(ctxt)
+                return nil
+            }
+            // In libxml2 2.9's pull parser this flag only switches off the GROW and SHRINK
+            // macros (parser.c; everything else that reads it is the push parser). Neither is
+            // needed with the whole document in memory, and SHRINK is wrong for a static buffer:
+            // xmlParserInputShrink moves `cur` back without moving `base` when more than 250
+            // bytes remain (what libxml2's "TODO: xmlParserInputBufferCreateStatic, requires some
+            // serious changes" in xmlCreateMemoryParserCtxt is about).
+            ctxt.pointee.progressive = 1
+            return ctxt
+        }
+    }
+}
+
+/// libxml2 parser contexts for reading in place, kept for the next document: creating and freeing
+/// a context (its name dictionary, its stacks) costs a fifth of parsing a small entitlements file.
+/// A context goes back reset with `xmlCtxtReset`, which drops its input (whose bytes are about to
+/// be freed) and its per-document state, and to the state of a new one in what that misses (the
+/// namespace stack). Two things are not reset and need not be: the options (the same for every
+/// document read in place: those with a byte-order mark, the only ones that differ, are read
+/// `.copied`) and the name dictionary, which only grows; a context whose dictionary has grown
+/// past `maxDictionaryNames` (a document with thousands of distinct names) is freed instead. The
+/// agreement of reused contexts with new ones is checked by InputModeAgreementTests and the XML
+/// fuzz harness, which compare every document read in place with a fresh `.copied` read.
+final class ContextPool: @unchecked Sendable {
+    static let shared = ContextPool()
+    static let maxContexts = 16
+    static let maxDictionaryNames = 1_000
+
+    private let mutex = xmlNewMutex()
+    private var contexts: [xmlParserCtxtPtr] = []
+
+    func take() -> xmlParserCtxtPtr? {
+        xmlMutexLock(mutex)
+        defer { xmlMutexUnlock(mutex) }
+        return contexts.popLast()
+    }
+
+    func give(_ ctxt: xmlParserCtxtPtr) {
+        xmlCtxtReset(ctxt)
+        ctxt.pointee.nsNr = 0
+        ctxt.pointee.userData = nil
+        if let dict = ctxt.pointee.dict, xmlDictSize(dict) > Self.maxDictionaryNames {
+            xmlFreeParserCtxt(ctxt)
+            return
+        }
+        xmlMutexLock(mutex)
+        if contexts.count < Self.maxContexts {
+            contexts.append(ctxt)
+            xmlMutexUnlock(mutex)
+        } else {
+            xmlMutexUnlock(mutex)
+            xmlFreeParserCtxt(ctxt)
+        }
+    }
+
+    /// How many contexts wait for reuse (for tests).
+    var count: Int {
+        xmlMutexLock(mutex)
+        defer { xmlMutexUnlock(mutex) }
+        return contexts.count
     }
 }
 
@@ -176,27 +395,29 @@ final class SAXBuilder {
     }
 
     /// Line and column of the `<!--` of the comment that just ended (libxml2 reports comments at
-    /// their end, and they may span lines).
+    /// their end, and they may span lines). The comment is `<!--`, its text, `-->`, ending where
+    /// the parser is; its text may itself hold `<!--` (found by fuzzing), so the start is found by
+    /// length, not by searching back.
     func commentStart(_ text: String) -> SourceLocation {
         guard let ctxt, let input = ctxt.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else { return .unknown }
-        var p = cur
-        var newlines = 0
-        while p - base >= 4 {
-            p -= 1
-            if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
-            if p.pointee == UInt8(ascii: "<"), p[1] == UInt8(ascii: "!"), p[2] == UInt8(ascii: "-"), p[3] == UInt8(ascii: "-") {
-                var q = p
+        let newlines = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        let line = Int(input.pointee.line) - newlines
+        let length = text.utf8.count + 7
+        if cur - base >= length {
+            let start = cur - length
+            if start[0] == UInt8(ascii: "<"), start[1] == UInt8(ascii: "!"), start[2] == UInt8(ascii: "-"), start[3] == UInt8(ascii: "-") {
+                var q = start
                 var col = 1
                 while q > base, (q - 1).pointee != UInt8(ascii: "\n") { q -= 1; col += 1 }
-                return SourceLocation(line: Int(input.pointee.line) - newlines, column: col)
+                // Reaching `base` is the start of its line only if nothing was dropped before it.
+                if q > base || input.pointee.consumed == 0 { return SourceLocation(line: line, column: col) }
+                return SourceLocation(line: line, column: 0)
             }
         }
         // libxml2 already dropped the start from its buffer: the line follows from the text,
         // the column only when the comment is on one line.
-        let lines = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
         let endColumn = Int(input.pointee.col)
-        return SourceLocation(line: Int(input.pointee.line) - lines,
-                              column: lines == 0 ? max(1, endColumn - text.count - 7) : 0)
+        return SourceLocation(line: line, column: newlines == 0 ? max(1, endColumn - text.count - 7) : 0)
     }
 
     func fail(_ code: PlistError.Code, _ reason: String, at location: SourceLocation? = nil, limit: PlistLimits.Kind? = nil) {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PropertyList
+@_spi(Testing) import PropertyList
 
 /// Inputs kept by `Scripts/fuzz.sh` when a harness crashed, leaked or timed out, in
 /// `Tests/Fuzz/Regressions/xml-plist/`, `.../binary-plist/` and `.../openstep-plist/` (outside
@@ -33,6 +33,13 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testXMLPlistRegressionsParseOrThrow() throws {
         try replay("xml-plist") { bytes throws(PlistError) in try XMLPlistReader.parse(bytes) }
+    }
+
+    /// The XML harness also checks that both input modes agree (InputModeAgreementTests).
+    func testXMLPlistRegressionsReadTheSameInBothInputModes() throws {
+        for (name, bytes) in try Self.regressions("xml-plist") {
+            XCTAssertNil(XMLPlistReader.inputModeDisagreement(bytes), name)
+        }
     }
 
     func testBinaryPlistRegressionsParseOrThrow() throws {
