@@ -74,21 +74,23 @@ public struct Linter: Sendable {
     /// Whether `path` ends in `.ext` for one of `exts` (ASCII, case-insensitive), without
     /// allocating.
     static func hasExtension(_ path: String, in exts: [[UInt8]]) -> Bool {
-        let b = path.utf8
-        for e in exts {
-            guard b.count > e.count else { continue }
-            var i = b.index(b.endIndex, offsetBy: -e.count)
-            guard b[b.index(before: i)] == UInt8(ascii: ".") else { continue }
-            var ok = true
-            for c in e {
-                var x = b[i]
-                if x >= 65 && x <= 90 { x += 32 }
-                if x != c { ok = false; break }
-                i = b.index(after: i)
+        func check(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            for e in exts where b.count > e.count {
+                let start = b.count - e.count
+                guard b[start - 1] == UInt8(ascii: ".") else { continue }
+                var ok = true
+                for (k, c) in e.enumerated() {
+                    var x = b[start + k]
+                    if x >= 65 && x <= 90 { x += 32 }
+                    if x != c { ok = false; break }
+                }
+                if ok { return true }
             }
-            if ok { return true }
+            return false
         }
-        return false
+        // Over the contiguous bytes: indexing `utf8` generically costs several times more.
+        if let answer = path.utf8.withContiguousStorageIfAvailable(check) { return answer }
+        return Array(path.utf8).withUnsafeBufferPointer(check)
     }
 
     static let walkedExtensions: [[UInt8]] = (entitlementsExtensions.sorted() + profileExtensions.sorted()).map { Array($0.utf8) }
@@ -159,6 +161,15 @@ public struct Linter: Sendable {
             let key = Paths.absolute(p, cwd: cwd)
             if seen.insert(key).inserted { files.append(p) }
         }
+        // The files of one walk are distinct paths: the set of absolute paths is built only when
+        // a second path (or a configured app) could repeat one of them.
+        var deduplicating = false
+        func startDeduplicating() {
+            guard !deduplicating else { return }
+            deduplicating = true
+            seen.reserveCapacity(files.count)
+            for f in files { seen.insert(Paths.absolute(f, cwd: cwd)) }
+        }
         let excludes = options.configuration?.exclude ?? []
         for path in options.paths {
             switch options.kind(path) {
@@ -173,11 +184,17 @@ public struct Linter: Sendable {
                     let shown = Paths.display(p, cwd: cwd)
                     return !excludes.contains { $0.matches(shown) }
                 }
-                found.forEach(add)
+                if files.isEmpty && !deduplicating {
+                    files = found
+                } else {
+                    startDeduplicating()
+                    found.forEach(add)
+                }
             case .file, .other:
                 // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
                 // every changed file. Xcode project files are not read yet.
                 guard !Self.isProjectFile(path), !excludes.contains(where: { $0.matches(Paths.display(path, cwd: cwd)) }) else { continue }
+                startDeduplicating()
                 add(path)
             }
         }
@@ -194,6 +211,7 @@ public struct Linter: Sendable {
                     guard options.kind(p) != .missing else {
                         throw UsageError("\(config.path ?? ".entitlint.yml"): app entitlements not found: \(app.entitlements)")
                     }
+                    startDeduplicating()
                     add(p)
                 }
             }

@@ -26,9 +26,16 @@ public struct Report: Sendable {
         self.sourceRoot = sourceRoot
     }
 
-    public var errors: Int { findings.filter { $0.severity == .error }.count }
-    public var warnings: Int { findings.filter { $0.severity == .warning }.count }
-    public var notes: Int { findings.filter { $0.severity == .note }.count }
+    // Counted, not filtered: a filter copies every finding it keeps.
+    public var errors: Int { count(.error) }
+    public var warnings: Int { count(.warning) }
+    public var notes: Int { count(.note) }
+
+    func count(_ severity: Severity) -> Int {
+        var n = 0
+        for f in findings where f.severity == severity { n += 1 }
+        return n
+    }
 }
 
 public protocol Reporter: Sendable {

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+@testable import EntitlintCore
+
+/// `Paths.walk` reads folders in the file system's order and sorts once with `Paths.sorted`, a
+/// byte sort that must order exactly as Swift's `<` does; when the walk's file limit is
+/// reached it walks again in sorted order so that the files kept do not depend on the file system.
+final class WalkOrderTests: XCTestCase {
+    /// Random lists of strings, ASCII only (the fast path) or not (the fallback), over ASCII,
+    /// precomposed and decomposed accents, Hangul jamo that compose, combining marks that
+    /// reorder, NUL and characters past the BMP: `Paths.sorted` gives `sorted()`'s order.
+    func testSortedOrdersAsSwiftStringsDo() {
+        let ascii: [String] = ["a", "b", "e", "z", "A", "Z", "0", "9", ".", "/", "-", "_", " ", "\u{0}", "\u{7F}", "fi", "ab"]
+        let other: [String] = ["\u{E9}", "e\u{301}", "\u{301}", "\u{308}", "\u{323}", "\u{1100}", "\u{1161}", "\u{AC00}",
+                               "\u{3A9}", "\u{2126}", "\u{1F600}", "\u{80}", "\u{FB01}"]
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let pieces = round % 2 == 0 ? ascii : ascii + other
+            let strings = (0..<Int.random(in: 0...60, using: &rng)).map { _ in
+                (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            }
+            XCTAssertEqual(Paths.sorted(strings), strings.sorted(), "round \(round)")
+        }
+        XCTAssertEqual(Paths.sorted(["b", "a\u{301}", "\u{E1}", "a"]), ["a", "a\u{301}", "\u{E1}", "b"].sorted())
+        // And on the corpus' own names.
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/entitlements")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+        XCTAssertEqual(Paths.sorted(names.shuffled()), names.sorted())
+    }
+
+    func tempFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
+    /// Sorted as `<` sorts, whatever order the files were made in, across nested folders.
+    func testWalkResultIsSorted() throws {
+        let dir = try tempFolder()
+        var made: [String] = []
+        for name in ["b", "a", "\u{E9}", "e\u{301}x", "Z", "a b", "a.b"].shuffled() {
+            for folder in ["", "sub/", "sub/deeper/", "sub\u{301}/"] {
+                let rel = folder + name + ".entitlements"
+                try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder.isEmpty ? "." : folder), withIntermediateDirectories: true)
+                FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
+                made.append(dir.path + "/" + rel)
+            }
+        }
+        let found = Paths.walk(dir.path) { $0.hasSuffix(".entitlements") }
+        XCTAssertEqual(found, made.sorted())
+    }
+
+    /// At the limit the walk keeps the first files in sorted order, not the file system's.
+    func testWalkLimitKeepsTheFirstFilesInSortedOrder() throws {
+        let dir = try tempFolder()
+        var made: [String] = []
+        for i in (0..<200).shuffled() {
+            let folder = i % 3 == 0 ? "" : "f\(i % 7)/"
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder.isEmpty ? "." : folder), withIntermediateDirectories: true)
+            let rel = folder + "n\(i).entitlements"
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
+            made.append(rel)
+        }
+        let first = Paths.walk(dir.path, limit: 50) { _ in true }
+        XCTAssertEqual(first.count, 50)
+        XCTAssertEqual(first, Paths.walk(dir.path, limit: 50) { _ in true }, "the same files on every walk")
+        // The sorted walk reads each folder in sorted order, its files before the folders it
+        // holds; what it keeps is sorted in the end.
+        XCTAssertEqual(first, first.sorted())
+        XCTAssertEqual(Paths.walk(dir.path, limit: 1_000) { _ in true }.count, 200)
+    }
+}
