@@ -194,8 +194,12 @@ public struct Linter: Sendable {
                 // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
                 // every changed file. Xcode project files are not read yet.
                 guard !Self.isProjectFile(path), !excludes.contains(where: { $0.matches(Paths.display(path, cwd: cwd)) }) else { continue }
-                startDeduplicating()
-                add(path)
+                if files.isEmpty && !deduplicating {
+                    files = [path]
+                } else {
+                    startDeduplicating()
+                    add(path)
+                }
             }
         }
         if let config = options.configuration {

@@ -41,7 +41,8 @@ public enum RuleRegistry {
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }
 
-    public static var ids: Set<String> { Set(descriptions.map(\.id)) }
+    /// Computed once, when first needed (only a configuration file or `--against` needs it).
+    public static let ids: Set<String> = Set(descriptions.map(\.id))
 
     public static func rule(id: String) -> (any Rule)? {
         all.first { type(of: $0).description.id == id }

@@ -49,7 +49,7 @@ struct ChangeValues {
 
     /// Points the run at git: the staged or changed files (read from the index for `--staged`),
     /// and the units at a revision as the reference of `default-group-drift` (`--against`).
-    func prepare(_ options: inout LintOptions, explicitPaths: [String], knownRules: Set<String>) throws {
+    func prepare(_ options: inout LintOptions, explicitPaths: [String], knownRules: @autoclosure () -> Set<String>) throws {
         guard staged || changedSince != nil || against != nil else { return }
         if staged, changedSince != nil { throw CLIError("--staged and --changed-since cannot be used together") }
         let repository: GitRepository
@@ -76,7 +76,7 @@ struct ChangeValues {
         }
         if let against {
             do {
-                options.lock = try RevisionReference.lock(at: against, repository: repository, options: options, knownRules: knownRules)
+                options.lock = try RevisionReference.lock(at: against, repository: repository, options: options, knownRules: knownRules())
             } catch {
                 throw CLIError(error.description)
             }

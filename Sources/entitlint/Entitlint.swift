@@ -64,8 +64,8 @@ struct FactOptions: ParsableArguments {
         return v
     }
 
-    func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
-        try values.options(paths: paths, knownRules: knownRules)
+    func options(paths: [String], knownRules: @autoclosure () -> Set<String>) throws -> LintOptions {
+        try values.options(paths: paths, knownRules: knownRules())
     }
 }
 
@@ -83,7 +83,8 @@ struct FactValues {
     /// `--jobs N`.
     var jobs: Int?
 
-    func options(paths: [String], knownRules: Set<String>) throws -> LintOptions {
+    /// `knownRules` is evaluated only when a configuration file is read.
+    func options(paths: [String], knownRules: @autoclosure () -> Set<String>) throws -> LintOptions {
         var o = LintOptions()
         o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
         o.profileFolders = profileFolders
@@ -104,7 +105,7 @@ struct FactValues {
         if let configPath {
             if config != nil, Paths.kind(configPath) != .file { throw CLIError("no such configuration file: \(configPath)") }
             do {
-                o.configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules)
+                o.configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules())
             } catch {
                 throw CLIError("bad configuration: \(error)")
             }
