@@ -77,6 +77,9 @@ public enum FileReader {
             }
             if n == 0 { break }
             total += n
+            // All the bytes the file had when opened, and fewer than asked for: that is its end,
+            // and a second read only to be told so costs a system call per file.
+            if total == size && total < buffer.count { break }
         }
         if total > limit { throw .tooLarge(limit: limit) }
         buffer.removeSubrange(total...)
