@@ -117,6 +117,9 @@ public final class UnitContext: @unchecked Sendable {
     public let keychainGroups: [StringItem]
     /// "Now" and thresholds of the run, for time-dependent rules (see `CheckSettings`).
     public let settings: CheckSettings
+    /// The string elements of `com.apple.security.application-groups`, read when first asked
+    /// for (three rules read them). A unit's rules run on one thread, one after another.
+    public private(set) lazy var appGroups: [StringItem] = StringItem.items(of: "com.apple.security.application-groups", in: unit.entitlements)
 
     public init(unit: SigningUnit, lock: LockFile?, settings: CheckSettings = CheckSettings()) {
         self.unit = unit

@@ -21,7 +21,9 @@ struct CommentInPlistRule: Rule {
     func check(_ context: UnitContext) -> [Finding] {
         context.unit.document.comments.map { c in
             let text = c.text.trimmingCharacters()
-            let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
+            // The first 40 characters, without counting all of a long comment's.
+            let cut = text.index(text.startIndex, offsetBy: 40, limitedBy: text.endIndex)
+            let shown = cut == nil || cut == text.endIndex ? text : String(text[..<cut!]) + "..."
             return finding("XML comment \"\(shown.replacingOccurrencesOfNewlines())\" in an entitlements file: comments have confused plist parsers before (psychic paper); remove it",
                            in: context, at: c.location, keyPath: nil)
         }

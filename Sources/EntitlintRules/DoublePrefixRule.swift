@@ -67,12 +67,15 @@ struct DoublePrefixRule: Rule {
     }
 
     func check(_ context: UnitContext) -> [Finding] {
-        let items = context.keychainGroups + context.strings(of: "com.apple.security.application-groups")
-            + context.strings(of: "com.apple.developer.associated-application-identifier")
-        var out = items.compactMap { item -> Finding? in
-            guard let why = Self.problem(item.value) else { return nil }
-            return finding("\"\(item.value)\" has a double prefix (\(why)); write \"$(AppIdentifierPrefix)name\" with no dot or ID after the variable",
-                           in: context, at: item.location, keyPath: item.keyPath)
+        var out: [Finding] = []
+        // The lists in turn, not concatenated: copying every item costs more than checking it.
+        for items in [context.keychainGroups, context.strings(of: "com.apple.security.application-groups"),
+                      context.strings(of: "com.apple.developer.associated-application-identifier")] {
+            for item in items {
+                guard let why = Self.problem(item.value) else { continue }
+                out.append(finding("\"\(item.value)\" has a double prefix (\(why)); write \"$(AppIdentifierPrefix)name\" with no dot or ID after the variable",
+                                   in: context, at: item.location, keyPath: item.keyPath))
+            }
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {
             if let node = context.unit.entitlements[key], let s = node.string, let why = Self.problem(s) {

@@ -5,6 +5,7 @@ extension UnitContext {
     /// The string elements of the array entitlement `key` (non-strings skipped).
     func strings(of key: String) -> [StringItem] {
         if key == "keychain-access-groups" { return keychainGroups }
+        if key == "com.apple.security.application-groups" { return appGroups }
         return StringItem.items(of: key, in: unit.entitlements)
     }
 

@@ -40,6 +40,11 @@ struct WildcardAccessGroupRule: Rule {
 
 extension String {
     func trimmingCharacters() -> String {
+        // Nothing to trim when both ends are ASCII and not white space (nearly always).
+        if let f = utf8.first, let l = utf8.last, f < 0x80, l < 0x80,
+           !(f == 0x20 || (f >= 0x09 && f <= 0x0D)), !(l == 0x20 || (l >= 0x09 && l <= 0x0D)) {
+            return self
+        }
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }
         while let l = s.last, l.isWhitespace { s = s.dropLast() }
