@@ -101,7 +101,8 @@ public struct Linter: Sendable {
         return String(b[b.index(after: dot)...]).lowercased()
     }
 
-    public static func isProfilePath(_ path: String) -> Bool { profileExtensions.contains(ext(path)) }
+    public static func isProfilePath(_ path: String) -> Bool { hasExtension(path, in: profileExtensionBytes) }
+    static let profileExtensionBytes: [[UInt8]] = profileExtensions.sorted().map { Array($0.utf8) }
 
     /// `project.pbxproj`, `*.xcconfig`, `project.yml` and `contents.xcworkspacedata`: project files,
     /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists.
