@@ -151,6 +151,8 @@ public struct AccessGroupList: Sendable, Hashable {
     init(unit: SigningUnit, expander: VariableExpander, keychainExpansions: [VariableExpander.Result]?) {
         let ent = unit.entitlements
         var out: [AccessGroupEntry] = []
+        // Room for the usual list at once, instead of growing 1, 2, 4, 8, 16 (each a copy).
+        out.reserveCapacity((keychainExpansions?.count ?? 4) + 6)
         var honoured = true
 
         func strings(_ key: String, _ origin: AccessGroupEntry.Origin) {
@@ -202,7 +204,7 @@ public struct AccessGroupList: Sendable, Hashable {
         if out.count <= 16 {
             for e in out where !unique.contains(where: { $0.value == e.value }) { unique.append(e) }
         } else {
-            var seen = Set<String>()
+            var seen = Set<String>(minimumCapacity: out.count)
             unique = out.filter { seen.insert($0.value).inserted }
         }
         entries = unique

@@ -219,13 +219,22 @@ public struct VariableExpander: Sendable {
     }
 
     /// Whether `name` (bytes `from..<to` of `b`) is the name of `table`'s entry, by bytes.
+    /// The entries are read in place: `first(where:)` would copy (retain and release) each.
     private static func lookup(_ table: [([UInt8], String)], _ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> ([UInt8], String)? {
-        table.first { entry in
-            guard entry.0.count == to - from else { return false }
-            var k = 0
-            while k < entry.0.count { if entry.0[k] != b[from + k] { return false }; k += 1 }
-            return true
+        let length = to - from
+        let hit = table.withUnsafeBufferPointer { t -> Int? in
+            for index in t.indices {
+                let same = t[index].0.withUnsafeBufferPointer { e -> Bool in
+                    guard e.count == length else { return false }
+                    var k = 0
+                    while k < length { if e[k] != b[from + k] { return false }; k += 1 }
+                    return true
+                }
+                if same { return index }
+            }
+            return nil
         }
+        return hit.map { table[$0] }
     }
 
     /// `hasUnresolved` for the simple forms `expandFast` handles; nil for the others.

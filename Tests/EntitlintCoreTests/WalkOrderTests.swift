@@ -88,3 +88,19 @@ final class ProfilePathTests: XCTestCase {
         for p in paths { XCTAssertEqual(Linter.isProfilePath(p), reference(p), p) }
     }
 }
+
+/// `Paths.baseName` reads the bytes in place; it must answer as the Substring version did.
+final class BaseNameTests: XCTestCase {
+    func testBaseNameAnswersAsBefore() {
+        func reference(_ path: String) -> String {
+            var p = Substring(path)
+            while p.utf8.last == UInt8(ascii: "/") && p.utf8.count > 1 { p = p.dropLast() }
+            guard let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")) else { return String(p) }
+            return String(p[p.utf8.index(after: slash)...])
+        }
+        for p in ["", "/", "//", "a", "a/", "a//", "/a", "/a/b", "a/b/", "./a.entitlements", "x/y/z.xcent", "é/ü.entitlements",
+                  "/tmp/", "a/b//", "//a", "a b/c d", "Ünïcödé"] {
+            XCTAssertEqual(Paths.baseName(p), reference(p), "\"\(p)\"")
+        }
+    }
+}
