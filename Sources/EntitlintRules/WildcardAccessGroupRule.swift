@@ -40,11 +40,19 @@ struct WildcardAccessGroupRule: Rule {
 
 extension String {
     func trimmingCharacters() -> String {
-        // Nothing to trim when both ends are ASCII and not white space (nearly always).
-        if let f = utf8.first, let l = utf8.last, f < 0x80, l < 0x80,
-           !(f == 0x20 || (f >= 0x09 && f <= 0x0D)), !(l == 0x20 || (l >= 0x09 && l <= 0x0D)) {
-            return self
+        // ASCII white space is trimmed on the bytes; only when what is left starts or ends with
+        // a byte past ASCII (Unicode white space, or a mark joined to a space) is it done by
+        // Character, as before.
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
+        let fast = utf8.withContiguousStorageIfAvailable { b -> String? in
+            var start = 0, end = b.count
+            while start < end && isSpace(b[start]) { start += 1 }
+            while end > start && isSpace(b[end - 1]) { end -= 1 }
+            if start < end && (b[start] >= 0x80 || b[end - 1] >= 0x80) { return nil }
+            if start == 0 && end == b.count { return self }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
         }
+        if let fast, let trimmed = fast { return trimmed }
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }
         while let l = s.last, l.isWhitespace { s = s.dropLast() }
