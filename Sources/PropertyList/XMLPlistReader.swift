@@ -505,7 +505,7 @@ final class SAXBuilder {
             let node: PlistNode
             switch element {
             case .key:
-                let key = Self.cfString(text)
+                let key = CommonKeys.lookup(text) ?? Self.cfString(text)
                 if let top = stack.last, top.kind == .dict { top.pendingKey = (key, leafLocation) }
                 return
             case .string:
