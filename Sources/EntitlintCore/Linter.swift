@@ -102,7 +102,9 @@ public struct Linter: Sendable {
     }
 
     public static func isProfilePath(_ path: String) -> Bool { hasExtension(path, in: profileExtensionBytes) }
-    static let profileExtensionBytes: [[UInt8]] = profileExtensions.sorted().map { Array($0.utf8) }
+    /// `profileExtensions` as bytes, from literals: building the Set first would cost a pre-commit
+    /// run the Swift runtime's scan for `String: Hashable` (ProfilePathTests checks they agree).
+    static let profileExtensionBytes: [[UInt8]] = [Array("mobileprovision".utf8), Array("provisionprofile".utf8)]
 
     /// `project.pbxproj`, `*.xcconfig`, `project.yml` and `contents.xcworkspacedata`: project files,
     /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists.

@@ -86,6 +86,7 @@ final class ProfilePathTests: XCTestCase {
                      "dir.mobileprovision/file", "a.mobileprovisionx", "mobileprovision", "a.entitlements", "a.b.mobileprovision",
                      "a.mobile-provision", "a.mobileprovision.bak", "é.mobileprovision", "a.provisionprofil", ""]
         for p in paths { XCTAssertEqual(Linter.isProfilePath(p), reference(p), p) }
+        XCTAssertEqual(Set(Linter.profileExtensionBytes.map { String(decoding: $0, as: UTF8.self) }), Linter.profileExtensions)
     }
 }
 
