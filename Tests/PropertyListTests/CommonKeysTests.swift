@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import PropertyList
 
@@ -22,5 +23,21 @@ final class CommonKeysTests: XCTestCase {
             + "<key>\u{FEFF}Entitlements</key><true/></dict></plist>"
         let keys = try XMLPlistReader.parse(Array(xml.utf8)).root.dict?.keys
         XCTAssertEqual(keys, ["keychain-access-groups", "keychain-access-groupz", "Entitlements"])
+    }
+}
+
+/// `SourceLocation` keeps 32-bit numbers but reads, writes, compares and encodes as before.
+final class SourceLocationTests: XCTestCase {
+    func testLocationsKeepTheirValuesAndEncoding() throws {
+        let a = SourceLocation(line: 12, column: 7)
+        XCTAssertEqual(a.line, 12)
+        XCTAssertEqual(a.column, 7)
+        XCTAssertLessThan(a, SourceLocation(line: 12, column: 8))
+        XCTAssertLessThan(SourceLocation(line: 3, column: 99), a)
+        let json = String(decoding: try JSONEncoder().encode(a), as: UTF8.self)
+        XCTAssertTrue(json == #"{"line":12,"column":7}"# || json == #"{"column":7,"line":12}"#, json)
+        XCTAssertEqual(try JSONDecoder().decode(SourceLocation.self, from: Data(json.utf8)), a)
+        XCTAssertEqual(SourceLocation(line: Int.max, column: -5).line, Int(Int32.max), "clamped, not trapped")
+        XCTAssertEqual(MemoryLayout<SourceLocation>.size, 8)
     }
 }
