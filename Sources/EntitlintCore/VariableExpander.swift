@@ -94,33 +94,38 @@ public struct VariableExpander: Sendable {
         let dollar = UInt8(ascii: "$"), lbrace = UInt8(ascii: "{"), rbrace = UInt8(ascii: "}")
         let lparen = UInt8(ascii: "("), rparen = UInt8(ascii: ")"), hash = UInt8(ascii: "#")
         func text(_ from: Int, _ to: Int) -> String { String(decoding: b[from..<to], as: UTF8.self) }
+        // Compares in place (no array made per position tried).
         func find(_ seq: [UInt8], from: Int) -> Int? {
             guard seq.count <= b.count else { return nil }
             var k = from
-            while k + seq.count <= b.count {
-                if b[k] == seq[0] && (seq.count == 1 || Array(b[k..<(k + seq.count)]) == seq) { return k }
-                k += 1
+            search: while k + seq.count <= b.count {
+                for m in 0..<seq.count where b[k + m] != seq[m] {
+                    k += 1
+                    continue search
+                }
+                return k
             }
             return nil
         }
+        let closeParen = [rparen], closeBrace = [rbrace], closeTemplate = [rbrace, rbrace], hashes = [hash, hash, hash]
         var i = 0
         while i < b.count {
             let c = b[i]
             if c == dollar, i + 1 < b.count, b[i + 1] == lparen || b[i + 1] == lbrace {
                 let close = b[i + 1] == lparen ? rparen : rbrace
-                if let j = find([close], from: i + 2) {
+                if let j = find(close == rparen ? closeParen : closeBrace, from: i + 2) {
                     refs.append(Reference(text: text(i, j + 1), name: text(i + 2, j), isTemplate: false, offset: i))
                     i = j + 1
                     continue
                 }
             } else if c == lbrace, i + 1 < b.count, b[i + 1] == lbrace {
-                if let j = find([rbrace, rbrace], from: i + 2) {
+                if let j = find(closeTemplate, from: i + 2) {
                     refs.append(Reference(text: text(i, j + 2), name: text(i + 2, j).trimmingSpaces(), isTemplate: true, offset: i))
                     i = j + 2
                     continue
                 }
             } else if c == hash, i + 2 < b.count, b[i + 1] == hash, b[i + 2] == hash {
-                if let j = find([hash, hash, hash], from: i + 3), j > i + 3 {
+                if let j = find(hashes, from: i + 3), j > i + 3 {
                     refs.append(Reference(text: text(i, j + 3), name: text(i + 3, j), isTemplate: true, offset: i))
                     i = j + 3
                     continue

@@ -30,7 +30,12 @@ struct DoublePrefixRule: Rule {
 
     /// Why `s` carries a prefix twice, or nil. Works on UTF-8 bytes: every marker is ASCII.
     static func problem(_ s: String) -> String? {
-        let b = Array(s.utf8)
+        // Over the string's own bytes when they are contiguous (no array made per value).
+        if let answer = s.utf8.withContiguousStorageIfAvailable({ problem(bytes: $0) }) { return answer }
+        return Array(s.utf8).withUnsafeBufferPointer { problem(bytes: $0) }
+    }
+
+    private static func problem(bytes b: UnsafeBufferPointer<UInt8>) -> String? {
         guard let head = b.first else { return nil }
         let dot = UInt8(ascii: ".")
         func starts(_ p: [UInt8], at i: Int) -> Bool {
