@@ -298,7 +298,12 @@ public struct Linter: Sendable {
                                          profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
                 let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
                 var found: [Finding] = []
-                for rule in self.rules { found += rule.check(context) }
+                for rule in self.rules {
+                    // Most rules find nothing: appending their empty array still made a new
+                    // buffer for `found` every time.
+                    let result = rule.check(context)
+                    if !result.isEmpty { found += result }
+                }
                 slots[i] = found
                 (out.baseAddress! + i).initialize(to: unit)
             }
@@ -467,7 +472,10 @@ extension Linter {
         case .entitlements(let doc):
             let unit = unit(document: doc, path: path, name: name, bundleID: bundleID, teamID: teamID, profile: profile)
             let context = UnitContext(unit: unit, lock: lock)
-            for rule in rules { findings += rule.check(context) }
+            for rule in rules {
+                let result = rule.check(context)
+                if !result.isEmpty { findings += result }
+            }
         }
         return applySeverities(findings).sorted()
     }

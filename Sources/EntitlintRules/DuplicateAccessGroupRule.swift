@@ -25,8 +25,8 @@ struct DuplicateAccessGroupRule: Rule {
         // Small lists (the usual case) are searched linearly; long ones (128 groups are seen in
         // real files) through a dictionary.
         var small: [(String, StringItem)] = []
-        var large: [String: StringItem] = [:]
         let useDictionary = context.keychainGroups.count > 16
+        var large: [String: StringItem] = useDictionary ? Dictionary(minimumCapacity: context.keychainGroups.count) : [:]
         for item in context.keychainGroups {
             let v = context.expanded(item).text
             let first = useDictionary ? large[v] : small.first(where: { $0.0 == v })?.1
