@@ -188,7 +188,7 @@ public struct AccessGroupList: Sendable, Hashable {
             out.append(AccessGroupEntry(value: e.text, raw: s, origin: .applicationIdentifier, key: key, index: 0,
                                         location: node.location, expansion: e))
         } else {
-            let raw = "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"
+            let raw = VariableExpander.derivedAppID
             let e = expander.expand(raw)
             out.append(AccessGroupEntry(value: e.text, raw: raw, origin: .applicationIdentifier, key: nil, index: 0,
                                         location: .unknown, expansion: e))

@@ -186,7 +186,18 @@ public struct VariableExpander: Sendable {
 
     /// Expands `s`. The common case (only `$(X)` / `${X}` references without operators) is a
     /// single pass over the bytes with no hashing; anything else takes the general path.
+    /// The App ID a unit has when its file names none: `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)`.
+    public static let derivedAppID = "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"
+    /// Its expansion when neither variable has a value (no team, prefix or bundle ID known: a run
+    /// without flags or configuration), made once instead of once per unit.
+    private static let derivedAppIDUnknown = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil).expandUncached(derivedAppID)
+
     public func expand(_ s: String) -> Result {
+        if table.isEmpty && s == Self.derivedAppID { return Self.derivedAppIDUnknown }
+        return expandUncached(s)
+    }
+
+    func expandUncached(_ s: String) -> Result {
         guard Self.mayContainReference(s) else { return Result(text: s, symbolic: [], unresolved: []) }
         var copy = s
         if let fast = copy.withUTF8({ expandFast($0) }) { return fast }

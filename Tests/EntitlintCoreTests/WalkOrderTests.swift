@@ -105,3 +105,17 @@ final class BaseNameTests: XCTestCase {
         }
     }
 }
+
+/// The App ID derived for a unit whose file names none is expanded once when no variable has a
+/// value; it must be the expansion `expandUncached` gives, and not used once one has a value.
+final class DerivedAppIDTests: XCTestCase {
+    func testTheCachedExpansionIsTheExpansion() {
+        let empty = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil)
+        XCTAssertEqual(empty.expand(VariableExpander.derivedAppID), empty.expandUncached(VariableExpander.derivedAppID))
+        XCTAssertEqual(empty.expand(VariableExpander.derivedAppID).symbolic.count, 2)
+        let known = VariableExpander(appIDPrefix: "ABCDE12345", teamID: nil, bundleID: "com.example.app")
+        XCTAssertEqual(known.expand(VariableExpander.derivedAppID).text, "ABCDE12345.com.example.app")
+        let onlyExtra = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil, extra: ["PRODUCT_BUNDLE_IDENTIFIER": "com.x"])
+        XCTAssertEqual(onlyExtra.expand(VariableExpander.derivedAppID).text, "$(AppIdentifierPrefix)com.x")
+    }
+}
