@@ -1,4 +1,5 @@
 public import PropertyList
+import Foundation
 
 /// A triggering or non-triggering example of a rule. The examples are the rule's tests and its
 /// documentation (`Rules/<id>.md`).
@@ -110,7 +111,26 @@ public struct StringItem: Sendable, Hashable {
 public final class UnitContext: @unchecked Sendable {
     public let unit: SigningUnit
     public let lock: LockFile?
-    public let accessGroups: AccessGroupList
+    /// The unit's access-group list (DOMAIN.md section 1), built when first asked for: in a run
+    /// without a lock file or profiles few rules need it, and building it was a seventh of
+    /// linting a unit. Locked, since a project's rules may read another unit's context.
+    public var accessGroups: AccessGroupList {
+        accessGroupsLock.lock()
+        defer { accessGroupsLock.unlock() }
+        if let built = builtAccessGroups { return built }
+        let list = AccessGroupList(unit: unit, expander: expander, keychainExpansions: keychainGroups.map { $0.expansion! })
+        builtAccessGroups = list
+        return list
+    }
+    private let accessGroupsLock = NSLock()
+    private var builtAccessGroups: AccessGroupList?
+    /// `accessGroups.keychainEntitlementHonoured` without building the list: false when
+    /// `keychain-access-groups` is not an array of strings (the system then ignores it).
+    public var keychainEntitlementHonoured: Bool {
+        guard let node = unit.entitlements["keychain-access-groups"] else { return true }
+        guard let items = node.array else { return false }
+        return !items.contains { $0.string == nil }
+    }
     /// The unit's variable values, built once.
     public let expander: VariableExpander
     /// The string elements of `keychain-access-groups`, read once.
@@ -129,7 +149,6 @@ public final class UnitContext: @unchecked Sendable {
         var groups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
         for i in groups.indices { groups[i].expansion = expander.expand(groups[i].value) }
         self.keychainGroups = groups
-        self.accessGroups = AccessGroupList(unit: unit, expander: expander, keychainExpansions: groups.map { $0.expansion! })
     }
 
     /// The expansion of a string item: precomputed for keychain groups, else computed now.

@@ -35,7 +35,7 @@ struct DefaultGroupNotAppIDRule: Rule {
     ]
 
     func check(_ context: UnitContext) -> [Finding] {
-        guard context.accessGroups.keychainEntitlementHonoured, let first = context.keychainGroups.first else { return [] }
+        guard let first = context.keychainGroups.first, context.keychainEntitlementHonoured else { return [] }
         if Self.ownIDForms.contains(first.value) { return [] }
         guard let bundle = context.unit.bundleID?.value else { return [] }
         let firstValue = context.expanded(first).text

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+import PropertyList
 
 /// `Paths.walk` reads folders in the file system's order and sorts once with `Paths.sorted`, a
 /// byte sort that must order exactly as Swift's `<` does; when the walk's file limit is
@@ -117,5 +118,25 @@ final class DerivedAppIDTests: XCTestCase {
         XCTAssertEqual(known.expand(VariableExpander.derivedAppID).text, "ABCDE12345.com.example.app")
         let onlyExtra = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil, extra: ["PRODUCT_BUNDLE_IDENTIFIER": "com.x"])
         XCTAssertEqual(onlyExtra.expand(VariableExpander.derivedAppID).text, "$(AppIdentifierPrefix)com.x")
+    }
+}
+
+/// `UnitContext.accessGroups` is built when first asked for, and `keychainEntitlementHonoured`
+/// answers without it; both must agree with the list built as before.
+final class LazyAccessGroupsTests: XCTestCase {
+    func testLazyListAndHonouredCheckAgreeWithTheList() throws {
+        let bodies = ["", "<key>keychain-access-groups</key><array/>",
+                      "<key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)a</string><string>b</string></array>",
+                      "<key>keychain-access-groups</key><array><string>a</string><integer>1</integer></array>",
+                      "<key>keychain-access-groups</key><string>a</string>",
+                      "<key>application-identifier</key><string>ABCDE12345.com.x</string><key>com.apple.security.application-groups</key><array><string>group.x</string></array>"]
+        for body in bodies {
+            let doc = try PropertyListReader.parse(Array("<plist><dict>\(body)</dict></plist>".utf8))
+            let unit = SigningUnit(name: "U", entitlementsPath: "U.entitlements", document: doc)
+            let context = UnitContext(unit: unit, lock: nil)
+            XCTAssertEqual(context.keychainEntitlementHonoured, unit.accessGroups.keychainEntitlementHonoured, body)
+            XCTAssertEqual(context.accessGroups, unit.accessGroups, body)
+            XCTAssertEqual(context.accessGroups, context.accessGroups, "built once, the same after")
+        }
     }
 }
