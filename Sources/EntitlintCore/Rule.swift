@@ -126,11 +126,7 @@ public final class UnitContext: @unchecked Sendable {
     private var builtAccessGroups: AccessGroupList?
     /// `accessGroups.keychainEntitlementHonoured` without building the list: false when
     /// `keychain-access-groups` is not an array of strings (the system then ignores it).
-    public var keychainEntitlementHonoured: Bool {
-        guard let node = unit.entitlements["keychain-access-groups"] else { return true }
-        guard let items = node.array else { return false }
-        return !items.contains { $0.string == nil }
-    }
+    public var keychainEntitlementHonoured: Bool { AccessGroupList.keychainEntitlementHonoured(in: unit.entitlements) }
     /// The unit's variable values, built once.
     public let expander: VariableExpander
     /// The string elements of `keychain-access-groups`, read once.

@@ -142,6 +142,14 @@ public struct AccessGroupList: Sendable, Hashable {
 
     public var defaultGroup: AccessGroupEntry? { entries.first }
 
+    /// Whether the system honours `keychain-access-groups` in `entitlements`: absent, or an
+    /// array of strings only (anything else and it ignores the whole entitlement).
+    public static func keychainEntitlementHonoured(in entitlements: PlistDictionary) -> Bool {
+        guard let node = entitlements["keychain-access-groups"] else { return true }
+        guard let items = node.array else { return false }
+        return !items.contains { $0.string == nil }
+    }
+
     public init(unit: SigningUnit, expander: VariableExpander) {
         self.init(unit: unit, expander: expander, keychainExpansions: nil)
     }
@@ -153,15 +161,12 @@ public struct AccessGroupList: Sendable, Hashable {
         var out: [AccessGroupEntry] = []
         // Room for the usual list at once, instead of growing 1, 2, 4, 8, 16 (each a copy).
         out.reserveCapacity((keychainExpansions?.count ?? 4) + 6)
-        var honoured = true
+        let honoured = Self.keychainEntitlementHonoured(in: ent)
 
         func strings(_ key: String, _ origin: AccessGroupEntry.Origin) {
             guard let node = ent[key] else { return }
             if let items = node.array {
-                if origin == .keychainAccessGroups, items.contains(where: { $0.string == nil }) {
-                    honoured = false
-                    return
-                }
+                if origin == .keychainAccessGroups, !honoured { return }
                 var k = 0
                 for (i, item) in items.enumerated() {
                     guard let s = item.string else { continue }
@@ -175,8 +180,6 @@ public struct AccessGroupList: Sendable, Hashable {
                     out.append(AccessGroupEntry(value: e.text, raw: s, origin: origin, key: key, index: i,
                                                 location: item.location, expansion: e))
                 }
-            } else if origin == .keychainAccessGroups {
-                honoured = false
             }
         }
 

@@ -20,8 +20,7 @@ public struct TextReporter: Reporter {
             out.append(UInt8(ascii: "0") + UInt8(n % 10))
         }
         for f in report.findings {
-            let bold = report.colour
-            if bold { put("\u{1B}[1m") }
+            if report.colour { put("\u{1B}[1m") }
             put(f.path)
             if f.line > 0 {
                 out.append(UInt8(ascii: ":"))
