@@ -211,3 +211,58 @@ final class GitIgnore {
         return nil
     }
 }
+
+/// What the git work tree around a path says about a file that is not there: whether git
+/// ignores it (a per-developer file), and which submodule it belongs to. Both read only the
+/// work tree's own `.gitignore` files, `$GIT_DIR/info/exclude` and `.gitmodules`; no git process.
+public enum GitWorkTree {
+    /// The root of the work tree holding `absolutePath` (a `.git` folder or file at or above it).
+    public static func top(of absolutePath: String) -> String? {
+        var dir = Paths.directoryName(absolutePath)
+        var levels = 0
+        while levels < 256 {
+            if Paths.kind((dir == "/" ? "" : dir) + "/.git") != .missing { return dir }
+            if dir == "/" { return nil }
+            dir = Paths.directoryName(dir)
+            levels += 1
+        }
+        return nil
+    }
+
+    /// Whether git ignores `absolutePath` or one of the folders above it inside the work tree.
+    public static func ignores(_ absolutePath: String) -> Bool {
+        guard let top = top(of: absolutePath), let matcher = GitIgnore(walking: top, cwd: "/") else { return false }
+        let rel = absolutePath.dropFirst(top == "/" ? 1 : top.count + 1)
+        let parts = rel.split(separator: "/")
+        var path = top
+        for (i, part) in parts.enumerated() {
+            path = path == "/" ? "/" + part : path + "/" + part
+            if matcher.ignores(path, isDirectory: i < parts.count - 1) { return true }
+        }
+        return false
+    }
+
+    /// The path (relative to the work tree) of the submodule `absolutePath` lies in, from `.gitmodules`.
+    public static func submodule(containing absolutePath: String) -> String? {
+        guard let top = top(of: absolutePath),
+              let bytes = try? FileReader.read(top + "/.gitmodules", limit: 1 << 20) else { return nil }
+        let rel = String(absolutePath.dropFirst(top == "/" ? 1 : top.count + 1))
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let t = line.drop { $0 == " " || $0 == "\t" }
+            guard t.hasPrefix("path"), let eq = t.firstIndex(of: "=") else { continue }
+            guard t[t.startIndex..<eq].trimmingCharacters(in: " \t") == "path" else { continue }
+            let value = t[t.index(after: eq)...].trimmingCharacters(in: " \t")
+            if !value.isEmpty, rel == value || rel.hasPrefix(value + "/") { return value }
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

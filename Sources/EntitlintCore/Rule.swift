@@ -29,6 +29,9 @@ public struct RuleExample: Sendable, Hashable {
     /// When set, the unit is read from a built product: the entitlements are those signed into
     /// its binary (slot 5).
     public var built: Built?
+    /// Build settings of the example's Xcode target (name -> value); the unit is then a target's
+    /// `Debug` configuration. A name whose value is empty is one this configuration leaves empty.
+    public var settings: [String: String] = [:]
 
     /// The built product of an example.
     public struct Built: Sendable, Hashable {
@@ -49,8 +52,10 @@ public struct RuleExample: Sendable, Hashable {
     }
 
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
-                lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil) {
+                lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil,
+                settings: [String: String] = [:]) {
         self.entitlements = entitlements
+        self.settings = settings
         self.bundleID = bundleID
         self.teamID = teamID
         self.profileEntitlements = profileEntitlements

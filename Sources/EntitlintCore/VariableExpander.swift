@@ -152,7 +152,7 @@ public struct VariableExpander: Sendable {
     }
 
     /// `X` of `X:modifier,...`.
-    static func baseName(_ name: String) -> String {
+    public static func baseName(_ name: String) -> String {
         guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return name }
         return String(name[..<colon])
     }

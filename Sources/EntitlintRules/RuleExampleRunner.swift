@@ -96,7 +96,7 @@ public enum RuleExampleRunner {
         }
         let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
-        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil else {
+        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
                                bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
                 .filter { $0.rule == id }
@@ -107,6 +107,17 @@ public enum RuleExampleRunner {
         }
         var unit = linter.unit(document: document, path: entitlementsPath, name: "Example", bundleID: example.bundleID,
                                teamID: example.teamID, profile: profile(for: example))
+        if !example.settings.isEmpty {
+            // A target's configuration: settings the example leaves empty are recorded as the
+            // project reader records them.
+            unit.variables.merge(example.settings) { _, new in new }
+            var origin = UnitOrigin(projectFile: "Example.xcodeproj/project.pbxproj", projectName: "Example", target: "Example",
+                                    configuration: "Debug", kind: .app, sdk: "iphoneos")
+            for (name, value) in example.settings where value.isEmpty {
+                origin.emptySettings[name] = "it is set only as \(name)[config=Release] at Config/Release.xcconfig:3"
+            }
+            unit.origin = origin
+        }
         if let built = example.built {
             var der = document.root
             if let body = built.derEntitlements,

@@ -37,6 +37,8 @@ public enum RuleRegistry {
         TeamMismatchAcrossTargetsRule(),
         AppGroupFormatRule(),
         InconsistentDefaultGroupRule(),
+        // Xcode projects as Xcode reads them.
+        EmptySettingInGroupRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

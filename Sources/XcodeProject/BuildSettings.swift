@@ -39,13 +39,14 @@ public struct ResolvedSetting: Sendable, Hashable {
     public var value: String?
     /// The assignment that gives the value (the last matching one), nil for a built-in or unset setting.
     public var source: SettingAssignment?
-    /// Variables in the value (or the values it inherits) that nothing sets, `$(X)` as written.
-    public var unresolved: [String]
+    /// Settings the value refers to (directly or through the values it inherits) that no level
+    /// sets: each evaluated to the empty string, as Xcode evaluates them (DOMAIN.md section 2.1).
+    public var undefined: [String]
     /// Why the value cannot be known otherwise: a hole (a file that could not be read), a cycle,
     /// an unsupported operator, a value too long.
     public var problem: String?
 
-    public var isSet: Bool { source != nil || value != nil || problem != nil || !unresolved.isEmpty }
+    public var isSet: Bool { source != nil || value != nil || problem != nil }
 }
 
 /// Evaluates build settings as Xcode does, over the ordered assignments of every level, lowest
@@ -57,9 +58,12 @@ public struct ResolvedSetting: Sendable, Hashable {
 ///
 /// References: `$(X)`, `${X}`, `$X`, nested `$(A_$(B))`, operators `:lower`, `:upper`,
 /// `:rfc1034identifier`, `:c99extidentifier`, `:identifier`, `:default=V`, `:dir`, `:file`, `:base`,
-/// `:suffix`, `:standardizepath`. A variable no level sets is *unresolved* (Xcode would silently use
-/// the empty string; Entitlint never guesses). Cycles, nesting deeper than 64 and values longer
-/// than 64 KiB (exponential self-reference) are problems, not hangs.
+/// `:suffix`, `:standardizepath`. A variable no level sets is the empty string, as in Xcode (DOMAIN.md
+/// section 2.1); its name is kept in `undefined` so that a malformed result can say which setting
+/// was empty. `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` are not build settings: code
+/// signing fills them in from the profile, so they stay as written for the entitlements expander.
+/// Cycles, nesting deeper than 64 and values longer than 64 KiB (exponential self-reference) are
+/// problems, not hangs.
 final class SettingsEvaluator {
     static let maxDepth = 64
     static let maxLength = 64 << 10
@@ -75,14 +79,25 @@ final class SettingsEvaluator {
     struct Part {
         var text: String
         var isSet: Bool
-        var unresolved: [String] = []
+        var undefined: [String] = []
         var problem: String?
+
+        /// Adds names, each once: the list is bounded by the number of distinct setting names.
+        mutating func noteUndefined(_ names: [String]) {
+            for n in names where !undefined.contains(n) { undefined.append(n) }
+        }
     }
 
-    init(entries: [SettingAssignment], builtins: [String: String], context: SettingContext) {
+    /// When true, a reference to a setting no level defines is kept as written (`$(NAME)`) instead
+    /// of becoming the empty string: for settings copied into entitlements, whose expander then
+    /// gives it the empty value and can still say which setting was empty.
+    let keepUndefined: Bool
+
+    init(entries: [SettingAssignment], builtins: [String: String], context: SettingContext, keepUndefined: Bool = false) {
         self.entries = entries
         self.builtins = builtins
         self.context = context
+        self.keepUndefined = keepUndefined
         for (i, e) in entries.enumerated() {
             if e.hole != nil { holes.append(i) } else { byName[e.name, default: []].append(i) }
         }
@@ -104,9 +119,8 @@ final class SettingsEvaluator {
     func resolve(_ name: String) -> ResolvedSetting {
         let part = evaluateTop(name, depth: 0)
         let source = lookup(name, below: entries.count).flatMap { entries[$0].hole == nil ? entries[$0] : nil }
-        guard part.isSet else { return ResolvedSetting(value: nil, source: nil, unresolved: [], problem: nil) }
-        let ok = part.unresolved.isEmpty && part.problem == nil
-        return ResolvedSetting(value: ok ? part.text : nil, source: source, unresolved: part.unresolved, problem: part.problem)
+        guard part.isSet else { return ResolvedSetting(value: nil, source: nil, undefined: [], problem: nil) }
+        return ResolvedSetting(value: part.problem == nil ? part.text : nil, source: source, undefined: part.undefined, problem: part.problem)
     }
 
     private func evaluateTop(_ name: String, depth: Int) -> Part {
@@ -171,7 +185,7 @@ final class SettingsEvaluator {
                 guard close >= 0 else { out.append(c); i += 1; continue }
                 let inner = String(decoding: b[(i + 2)..<close], as: UTF8.self)
                 let innerPart = expand(inner, setting: setting, index: index, depth: depth + 1)
-                result.unresolved += innerPart.unresolved
+                result.noteUndefined(innerPart.undefined)
                 if result.problem == nil { result.problem = innerPart.problem }
                 expression = innerPart.text
                 i = close + 1
@@ -191,6 +205,11 @@ final class SettingsEvaluator {
                 expression = String(expression[..<colon])
             }
             let name = expression
+            if operators.isEmpty, name == "AppIdentifierPrefix" || name == "TeamIdentifierPrefix", builtins[name] == nil,
+               lookup(name, below: entries.count) == nil {
+                out.append(contentsOf: "$(\(name))".utf8)
+                continue
+            }
             var part: Part
             if name == "inherited" || name == setting {
                 part = evaluate(setting, below: index, depth: depth + 1)
@@ -226,9 +245,10 @@ final class SettingsEvaluator {
                 }
             }
             if !known {
-                result.unresolved.append("$(\(name))")
+                result.noteUndefined([name])
+                if keepUndefined, SettingAssignment.isSettingName(name) { value = "$(\(name))" }
             } else {
-                result.unresolved += part.unresolved
+                result.noteUndefined(part.undefined)
                 if result.problem == nil { result.problem = part.problem }
             }
             out.append(contentsOf: value.utf8)

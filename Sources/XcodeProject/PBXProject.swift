@@ -15,6 +15,11 @@ public import PropertyList
 /// `isa`, a group cycle, a file reference that cannot be located are problems naming the file and
 /// line, and only the part that depends on them is dropped.
 public struct PBXProject: Sendable {
+    /// Every assignment of the project's and its targets' build settings, in every configuration.
+    var allSettings: [SettingAssignment] {
+        projectConfigurations.flatMap(\.settings) + targets.flatMap { $0.configurations.flatMap(\.settings) }
+    }
+
     public struct BuildConfiguration: Sendable {
         public var name: String
         /// The `buildSettings` entries in file order.

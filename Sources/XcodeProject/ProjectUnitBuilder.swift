@@ -136,7 +136,19 @@ struct ProjectUnitBuilder {
         return []
     }
 
+    /// Where a setting that is empty in one configuration is set: an assignment whose conditions
+    /// this configuration does not meet, else one in an xcconfig of the run that this configuration
+    /// does not read, else nowhere.
+    func settingHint(_ name: String, entries: [SettingAssignment]) -> String {
+        emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: project.allSettings)
+    }
+
     mutating func build() -> [ProjectUnit] {
+        // Every base configuration is read first, so that a hint about a setting empty in one
+        // configuration can name the xcconfig of another that sets it.
+        for config in project.projectConfigurations + project.targets.flatMap(\.configurations) {
+            _ = baseAssignments(config)
+        }
         let byID = Dictionary(project.targets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Hosts: who embeds whom; else which app depends on an extension.
         var host: [String: String] = [:]
@@ -212,14 +224,10 @@ struct ProjectUnitBuilder {
 
         let owner = "target \(target.name)"
         func report(_ name: String) {
-            guard let r = resolved[name], r.value == nil, r.isSet, let source = r.source else { return }
-            if !r.unresolved.isEmpty {
-                problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                       message: "\(r.unresolved.joined(separator: ", ")) in \(name) = \"\(source.value)\" (\(owner)) is not set at any level of the build settings, so the \(name) cannot be known (Xcode would use the empty string); set it in the project, or under `variables:` in .entitlint.yml"))
-            } else if let why = r.problem, !why.hasPrefix("it may be set in a file") {
-                problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                       message: "\(name) = \"\(source.value)\" (\(owner)) cannot be resolved: \(why)"))
-            }
+            guard let r = resolved[name], r.value == nil, let source = r.source, let why = r.problem,
+                  !why.hasPrefix("it may be set in a file") else { return }
+            problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                   message: "\(name) = \"\(source.value)\" (\(owner)) cannot be resolved: \(why)"))
         }
 
         var sources: [String: String] = [:]
@@ -260,7 +268,7 @@ struct ProjectUnitBuilder {
             }
         } else {
             report(KeySetting.entitlements)
-            if resolved[KeySetting.entitlements]?.problem != nil || !(resolved[KeySetting.entitlements]?.unresolved.isEmpty ?? true) {
+            if resolved[KeySetting.entitlements]?.problem != nil {
                 return nil   // it names a file, but which one cannot be known
             }
         }
@@ -282,19 +290,20 @@ struct ProjectUnitBuilder {
             shownPath = source?.file ?? project.file
             document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: source?.location ?? target.location), format: .openStep)
         }
-        var unitVariables: [String: String] = [:]
-        for name in referencedVariables(document!) {
-            if let v = settings.resolve(name).value { unitVariables[name] = v }
+        let entitlementSettings = EntitlementsSettings(document: document!, evaluator: settings) { name in
+            settingHint(name, entries: entries)
         }
+        document = entitlementSettings.document
         let style = nonEmpty(KeySetting.style) ?? target.provisioningStyle
-        let origin = UnitOrigin(projectFile: project.file, projectName: project.name, target: target.name, configuration: config.name,
+        var origin = UnitOrigin(projectFile: project.file, projectName: project.name, target: target.name, configuration: config.name,
                                 productType: target.productType, kind: kind, sdk: sdk,
                                 isMacCatalyst: nonEmpty(KeySetting.catalyst)?.uppercased() == "YES", hostTarget: host?.name,
                                 signingStyle: style, profileSpecifier: nonEmpty(KeySetting.specifier), profileUUID: nonEmpty(KeySetting.profile),
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
+        origin.emptySettings = entitlementSettings.empty
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name))", entitlementsPath: entitlementsPath.map(files.shown),
                                         shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
-                                        platform: platform(ofSDK: sdk), origin: origin, variables: unitVariables, inScope: false)
+                                        platform: platform(ofSDK: sdk), origin: origin, variables: entitlementSettings.variables, inScope: false)
         return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)
     }
 }

@@ -1,4 +1,5 @@
 public import PropertyList
+public import EntitlintCore
 
 /// A condition of a conditional build setting: `sdk=iphoneos*` in `CODE_SIGN_IDENTITY[sdk=iphoneos*]`.
 public struct SettingCondition: Sendable, Hashable {
@@ -80,12 +81,15 @@ public struct ProjectProblem: Error, Sendable, Hashable {
     public var file: String
     public var location: SourceLocation
     public var message: String
+    /// Nil: the rule's usual severity for project problems (`parse-error` an error, others warnings).
+    public var severity: Severity?
 
-    public init(rule: String = "parse-error", file: String, location: SourceLocation, message: String) {
+    public init(rule: String = "parse-error", file: String, location: SourceLocation, message: String, severity: Severity? = nil) {
         self.rule = rule
         self.file = file
         self.location = location
         self.message = message
+        self.severity = severity
     }
 }
 

@@ -23,6 +23,12 @@ final class XCConfigLoader: @unchecked Sendable {
     /// Absolute path -> itself and every file it includes, transitively.
     private var fileSets: [String: Set<String>] = [:]
     private var problemKeys = Set<ProjectProblem>()
+    /// Missing files already reported as expected (one note per file, however often it is named).
+    private var explainedMissing = Set<String>()
+    /// The folder of the project being read: an `#include` that is not found beside the including
+    /// file is looked for there, as Xcode does (element-ios's `Riot/Common.xcconfig` includes
+    /// `Config/AppIdentifiers.xcconfig`, a path from the project folder).
+    var projectFolder: String?
 
     init(files: ProjectFiles) { self.files = files }
 
@@ -36,6 +42,11 @@ final class XCConfigLoader: @unchecked Sendable {
     func load(_ path: String, referencedFrom reference: (file: String, location: SourceLocation), optional: Bool = false) -> [SettingAssignment] {
         var stack: [String] = []
         return load(path, reference: reference, optional: optional, stack: &stack)
+    }
+
+    /// Every assignment of `name` in the xcconfigs read so far, in the order read.
+    func assignments(named name: String) -> [SettingAssignment] {
+        cache.values.flatMap { $0.filter { $0.name == name && $0.hole == nil } }.sorted { ($0.file, $0.location.line) < ($1.file, $1.location.line) }
     }
 
     /// All files the xcconfig at `path` reads (itself and its includes), absolute: for "the units
@@ -66,10 +77,23 @@ final class XCConfigLoader: @unchecked Sendable {
             bytes = b
         case .failure(let why):
             if optional && why == .missing { return [] }
+            let referrer = reference.file.isEmpty ? shown : reference.file
+            if why == .missing, let variant = files.caseVariant(of: path) {
+                report(ProjectProblem(file: referrer, location: reference.location,
+                                      message: "\(shown) does not exist, but \(files.shown(variant)) does: the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is", severity: .note))
+                return load(variant, reference: reference, optional: optional, stack: &stack)
+            }
+            if why == .missing, let reason = MissingFileReason.explain(path, files: files) {
+                if explainedMissing.insert(abs).inserted {
+                    report(ProjectProblem(file: referrer, location: reference.location,
+                                          message: "\(shown) is not here: \(reason). Until it is, the settings it could give are taken as unset (such files rarely set signing settings)", severity: .note))
+                }
+                return []
+            }
             let what = reference.file.isEmpty ? shown : "\(shown) (named here)"
-            report(ProjectProblem(file: reference.file.isEmpty ? shown : reference.file, location: reference.location,
+            report(ProjectProblem(file: referrer, location: reference.location,
                                   message: "cannot read the xcconfig \(what): \(why); the settings it would give are unknown"))
-            return [.hole("\(shown) cannot be read", file: reference.file.isEmpty ? shown : reference.file, location: reference.location)]
+            return [.hole("\(shown) cannot be read", file: referrer, location: reference.location)]
         }
         if !read.contains(shown) { read.append(shown) }
         stack.append(abs)
@@ -104,7 +128,11 @@ final class XCConfigLoader: @unchecked Sendable {
                     }
                     continue
                 }
-                let includePath = ProjectFiles.normalize(ProjectFiles.join(folder, target))
+                var includePath = ProjectFiles.normalize(ProjectFiles.join(folder, target))
+                if files.kind(includePath) == .missing, let root = projectFolder {
+                    let fromProject = ProjectFiles.normalize(ProjectFiles.join(root, target))
+                    if files.kind(fromProject) == .file { includePath = fromProject }
+                }
                 out += load(includePath, reference: (shown, loc), optional: isOptional, stack: &stack)
                 includes.formUnion(fileSets[files.absolute(includePath)] ?? [files.absolute(includePath)])
                 continue

@@ -237,8 +237,13 @@ struct DiscoverySession {
             readFiles[path, default: []].append(workspace.file)
             for ref in workspace.projects {
                 if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
-                    problems.append(ProjectProblem(file: workspace.file, location: ref.location,
-                                                   message: "the workspace names \(files.shown(ref.path)), which is not an Xcode project here (no project.pbxproj)"))
+                    if files.kind(ref.path) == .missing, let reason = MissingFileReason.explain(ref.path, files: files) {
+                        problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                       message: "the workspace names \(files.shown(ref.path)), which is not here: \(reason)", severity: .note))
+                    } else {
+                        problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                       message: "the workspace names \(files.shown(ref.path)), which is not an Xcode project here (no project.pbxproj)"))
+                    }
                     continue
                 }
                 add(project: ref.path, scope: scope)
@@ -274,6 +279,7 @@ struct DiscoverySession {
                 problems += issues
                 guard let project else { continue }
                 readFiles[path, default: []].append(project.file)
+                xcconfigs.projectFolder = project.directory
                 var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
                                                  variables: options.configuration?.variables ?? [:])
                 found = builder.build()
@@ -308,7 +314,7 @@ struct DiscoverySession {
         var seenProblems = Set<ProjectProblem>()
         let allProblems = problems + xcconfigs.problems
         for p in allProblems where seenProblems.insert(p).inserted {
-            d.findings.append(Finding(rule: p.rule, severity: p.rule == "parse-error" ? .error : .warning, message: p.message,
+            d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
         }
         var shownFiles: [String] = []

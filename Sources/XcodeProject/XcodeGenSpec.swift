@@ -279,11 +279,19 @@ enum XcodeGenSpec {
 
     static func units(specPath: String, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache,
                       variables: [String: String], limits: PlistLimits) -> ([ProjectUnit], [ProjectProblem], [String]) {
+        /// A path written in a spec, relative to the folder of the spec that wrote it (XcodeGen 2.2
+        /// and later resolve an included spec's paths from its own folder), usable from here.
+        func specRelative(_ node: YNode) -> String {
+            let raw = node.string ?? ""
+            let folder = Paths.directoryName(node.file.isEmpty ? specPath : node.file)
+            return ProjectFiles.normalize(ProjectFiles.join(folder, raw))
+        }
         var problems: [ProjectProblem] = []
         var read: [String] = []
         guard let spec = load(specPath, files: files, problems: &problems, read: &read) else { return ([], problems, read) }
         let shown = files.shown(specPath)
         let specFolder = Paths.directoryName(specPath)
+        xcconfigs.projectFolder = specFolder
         guard let projectName = spec["name"]?.string else {
             problems.append(ProjectProblem(file: shown, location: spec.location, message: "not an XcodeGen spec: no `name`"))
             return ([], problems, read)
@@ -301,7 +309,31 @@ enum XcodeGenSpec {
             let node = applyTemplates(e.value, name: e.key, templates: templates)
             let name = node["name"]?.string ?? e.key
             let type = node["type"]?.string.map { productTypes[$0] ?? "com.apple.product-type." + $0 }
-            targets.append(TargetSpec(name: name, node: node, location: e.keyLocation, kind: UnitOrigin.Kind(productType: type ?? ""), type: type))
+            let kind = UnitOrigin.Kind(productType: type ?? "")
+            // A multi-platform target: XcodeGen makes one target per platform, `Name_iOS`, with
+            // `${platform}` replaced in its definition.
+            if let platforms = node["platform"], case .seq(let items) = platforms.value {
+                for item in items {
+                    guard let p = item.string else { continue }
+                    var one = substitute(node, "${platform}", p)
+                    if case .map(var entries) = one.value {
+                        entries.removeAll { $0.key == "platform" }
+                        entries.append((key: "platform", keyLocation: item.location, value: item))
+                        one.value = .map(entries)
+                    }
+                    targets.append(TargetSpec(name: "\(name)_\(p)", node: one, location: e.keyLocation, kind: kind, type: type))
+                }
+                continue
+            }
+            targets.append(TargetSpec(name: name, node: node, location: e.keyLocation, kind: kind, type: type))
+        }
+        // Entitlements files that XcodeGen writes from a target's `properties`: another target
+        // naming the same file uses what is written there.
+        var generated: [String: YNode] = [:]
+        for t in targets {
+            if let e = t.node["entitlements"], let props = e["properties"], let path = e["path"] {
+                generated[files.absolute(specRelative(path))] = props
+            }
         }
         var host: [String: String] = [:]
         for t in targets where t.kind == .app || t.kind == .watchApp {
@@ -313,19 +345,14 @@ enum XcodeGenSpec {
         }
 
         func configFile(_ node: YNode?, _ config: String) -> (path: String, location: SourceLocation)? {
-            guard let e = node?.entries.first(where: { $0.key == config }), let p = e.value.string else { return nil }
-            return (ProjectFiles.normalize(ProjectFiles.join(specFolder, p)), e.value.location)
+            guard let e = node?.entries.first(where: { $0.key == config }), e.value.string != nil else { return nil }
+            return (specRelative(e.value), e.value.location)
         }
 
         var out: [ProjectUnit] = []
         var bundles: [String: String] = [:]
         for t in targets {
             let platformNode = t.node["platform"]
-            if case .seq? = platformNode?.value {
-                problems.append(ProjectProblem(rule: "unresolved-variable", file: shown, location: platformNode!.location,
-                                               message: "target \(t.name) is a multi-platform target; Entitlint does not read those (XcodeGen makes one target per platform): its units are not checked"))
-                continue
-            }
             let sdk = platformNode?.string.flatMap { platformSDKs[$0] }
             let entitlementsNode = t.node["entitlements"]
             let entitlementsRel = entitlementsNode?["path"]?.string
@@ -344,8 +371,10 @@ enum XcodeGenSpec {
                 if let sdk, let node = platformNode {
                     entries.append(SettingAssignment(name: KeySetting.sdkRoot, value: sdk, file: shown, location: node.location))
                 }
-                if let rel = entitlementsRel, let node = entitlementsNode?["path"] {
-                    entries.append(SettingAssignment(name: KeySetting.entitlements, value: rel, file: shown, location: node.location))
+                if entitlementsRel != nil, let node = entitlementsNode?["path"] {
+                    // XcodeGen writes the path from the project folder; it is kept absolute here
+                    // so that it means the same whichever spec wrote it.
+                    entries.append(SettingAssignment(name: KeySetting.entitlements, value: files.absolute(specRelative(node)), file: node.file, location: node.location))
                 }
                 entries += settings(t.node["settings"], configuration: config, groups: groups)
                 var builtins = variables
@@ -364,14 +393,9 @@ enum XcodeGenSpec {
                 }
                 func value(_ name: String) -> (String, SettingAssignment?)? {
                     let r = evaluator.resolve(name)
-                    if r.value == nil, r.isSet, let source = r.source {
-                        if !r.unresolved.isEmpty {
-                            problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                                           message: "\(r.unresolved.joined(separator: ", ")) in \(name) = \"\(source.value)\" (target \(t.name)) is not set at any level of the build settings, so the \(name) cannot be known (Xcode would use the empty string); set it in the spec, or under `variables:` in .entitlint.yml"))
-                        } else if let why = r.problem, !why.hasPrefix("it may be set in a file") {
-                            problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                                           message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)"))
-                        }
+                    if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
+                        problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                                       message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)"))
                     }
                     guard let v = r.value?.trimmed(" \t"), !v.isEmpty else { return nil }
                     return (v, r.source)
@@ -388,6 +412,12 @@ enum XcodeGenSpec {
                         entitlementsAbs = files.absolute(p)
                         uses.insert(entitlementsAbs!)
                     }
+                } else if let (raw, _) = rawEntitlements, let props = generated[files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))],
+                          files.kind(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))) != .file {
+                    // Written by XcodeGen from another target's `properties`.
+                    document = Self.document(props)
+                    entitlementsAbs = files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))
+                    uses.insert(entitlementsAbs!)
                 } else if let (raw, source) = rawEntitlements {
                     let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
                     if files.kind(p) != .file {
@@ -418,20 +448,21 @@ enum XcodeGenSpec {
                 if document == nil {
                     document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: t.location), format: .xml)
                 }
-                var unitVariables: [String: String] = [:]
-                for name in referencedVariables(document!) {
-                    if let v = evaluator.resolve(name).value { unitVariables[name] = v }
+                let entitlementSettings = EntitlementsSettings(document: document!, evaluator: evaluator) { name in
+                    emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: [])
                 }
+                document = entitlementSettings.document
                 if let b = bundle?.value { bundles[t.name + "|" + config] = b }
-                let origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
+                var origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
                                         productType: t.type, kind: t.kind, sdk: sdk,
                                         isMacCatalyst: value(KeySetting.catalyst)?.0.uppercased() == "YES", hostTarget: host[t.name],
                                         signingStyle: value(KeySetting.style)?.0, profileSpecifier: value(KeySetting.specifier)?.0,
                                         profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
                                         settingSources: sources)
+                origin.emptySettings = entitlementSettings.empty
                 let unit = DiscoveredUnit(name: "\(t.name) (\(config))", entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
                                           document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: sdk),
-                                          origin: origin, variables: unitVariables, inScope: false)
+                                          origin: origin, variables: entitlementSettings.variables, inScope: false)
                 out.append(ProjectUnit(unit: unit, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey))
             }
         }
