@@ -28,6 +28,10 @@ struct AppGroupFormatRule: Rule {
             RuleExample("<key>application-identifier</key>\n<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>"),
             RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)com.example.suite</string>\n\t<string>group.com.example.suite</string>\n</array>",
                         teamID: "ABCDE12345", comment: "Both macOS styles."),
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)com.example.suite</string>\n</array>",
+                        comment: "macOS, team unknown: `$(TeamIdentifierPrefix)` makes it team-prefixed whatever the team."),
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.suite</string>\n</array>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.suite</string>\n</array>",
+                        teamID: "ABCDE12345", comment: "macOS: a team-prefixed group that is also a keychain group, as Xcode writes macOS sharing groups."),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>com.example.suite</string>\n</array>",
                         comment: "Platform unknown: nothing to check against."),
         ]
@@ -38,7 +42,7 @@ struct AppGroupFormatRule: Rule {
         guard unit.platform != .unknown else { return [] }
         let keychain = Set(context.keychainGroups.map { context.expanded($0).text })
         var out: [Finding] = []
-        for item in context.strings(of: "com.apple.security.application-groups") {
+        items: for item in context.strings(of: "com.apple.security.application-groups") {
             let expansion = context.expanded(item)
             guard expansion.unresolved.isEmpty else { continue }
             let value = expansion.text
@@ -54,14 +58,17 @@ struct AppGroupFormatRule: Rule {
                                    in: context, at: item.location, keyPath: item.keyPath))
                 continue
             }
-            // macOS.
+            // macOS. A team prefix still symbolic (team unknown) is the team-prefixed style.
+            for p in ["$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}", "$(AppIdentifierPrefix)", "${AppIdentifierPrefix}"]
+            where value.hasPrefix(p) && value.count > p.count {
+                continue items
+            }
             let first = String(value.firstComponent)
             if first.isTeamIDLike, value.count > first.count + 1 {
-                if let team = unit.teamID?.value, team != first {
+                // A team-prefixed group that is also a keychain group is how Xcode writes macOS
+                // sharing groups (DOMAIN.md section 1): only a prefix of another team is wrong.
+                if let team = unit.teamID?.value, team != first, !keychain.contains(value) {
                     out.append(warning("app group \"\(value)\" is prefixed by \(first), but the team is \(team) (\(unit.teamID!.source)): a team-prefixed macOS app group must carry the app's own team; write \"$(TeamIdentifierPrefix)\(value.dropFirst(first.count + 1))\"",
-                                       context, item))
-                } else if keychain.contains(value) {
-                    out.append(warning("app group \"\(value)\" is in the team-prefixed macOS style, which cannot be used as a keychain access group (it is also in keychain-access-groups); use \"group.\(value.dropFirst(first.count + 1))\" (in the profile) for a shared keychain group",
                                        context, item))
                 }
                 continue

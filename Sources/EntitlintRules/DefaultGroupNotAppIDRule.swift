@@ -3,8 +3,8 @@ import EntitlintCore
 /// `default-group-not-app-id` (DOMAIN.md section 4).
 struct DefaultGroupNotAppIDRule: Rule {
     static let description = RuleDescription(
-        id: "default-group-not-app-id", severity: .warning,
-        summary: "Keychain sharing is on and the first group is not the app's own App ID, so the default moved.",
+        id: "default-group-not-app-id", severity: .note,
+        summary: "Keychain sharing is on and the first group is not the app's own App ID: the default group is a shared one.",
         rationale: """
         The default group is the first keychain access group (DOMAIN.md section 1). Before sharing is turned on it \
         is the App ID; putting a shared group first moves it, and items saved earlier without an explicit group \
@@ -12,7 +12,11 @@ struct DefaultGroupNotAppIDRule: Rule {
         `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` first and pass `kSecAttrAccessGroup` for shared items. \
         The rule needs the bundle ID (flag, config, profile or `application-identifier`) unless the first group \
         is written with `$(PRODUCT_BUNDLE_IDENTIFIER)`. An extension of an Xcode project whose first group is its \
-        host app's ID is fine: it shares the host's default (see `inconsistent-default-group`).
+        host app's ID is fine: it shares the host's default (see `inconsistent-default-group`). \
+        It is a note, and says nothing once a lock file records the unit's default: an app that has shipped with a \
+        shared group first has its users' items there, and reordering it now would itself move the default \
+        (section 4). The advice is to lock the current default (a later change is then `default-group-drift`), or, \
+        for an app not yet shipped, to put its own ID first.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
@@ -47,7 +51,9 @@ struct DefaultGroupNotAppIDRule: Rule {
         if first.value.isBlank || first.value.containsASCII("*") { return [] }
         // An extension that puts its host app's ID first shares the host's default (inconsistent-default-group).
         if let host = context.unit.origin?.hostBundleID, firstValue == context.expand("$(AppIdentifierPrefix)" + host).text { return [] }
-        return [finding("the default access group is \"\(firstValue)\", not the app's own ID \"\(appID)\": items saved without kSecAttrAccessGroup go to the shared group, and earlier ones stay in the old default; put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
+        // A lock entry records the default deliberately: a change from it is default-group-drift.
+        if let lock = context.lock, lock.units[context.unit.name] != nil { return [] }
+        return [finding("the default access group is the shared group \"\(first.value)\", not the app's own ID: items saved without kSecAttrAccessGroup go there. If the app has shipped this way, keep it (reordering would move its users' items out of reach) and record it with `entitlint lock`, so that a later change is reported; for an app not yet shipped, put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
                         in: context, at: first.location, keyPath: first.keyPath)]
     }
 }

@@ -11,9 +11,10 @@ struct SharedGroupSingleMemberRule: ProjectRule {
         apps and extensions of the same team (DOMAIN.md section 1). When only one target of the project lists it, \
         nothing is shared: often a typo in one of the lists, a target that was removed, or sharing turned on half-way. \
         A group's members are counted per target (all configurations of a target are one member), over every unit of \
-        the run; the unit's own App ID is never reported. The rule needs the project: it runs when the run has units \
-        from an Xcode project or an XcodeGen spec, and is a note because the other member may live in another \
-        repository.
+        the app family; the unit's own App ID is never reported. A group only one target claims is often shared with \
+        apps outside the project (another repository of the team, a vendor's single sign-on group), so the rule \
+        reports one only with evidence of a mistake: a shared group that differs from it by one or two letters (a \
+        typo), or, for an app group, the host or an extension of the target listing app groups but none at all.
         """,
         triggering: [
             .project([
@@ -44,14 +45,67 @@ struct SharedGroupSingleMemberRule: ProjectRule {
         for c in units {
             for e in c.accessGroups.entries { claimers[e.value, default: []].insert(c.unit.targetKey) }
         }
+        let all = claimers.keys.sorted()
         var out: [Finding] = []
         for c in units where c.unit.origin != nil {
             for e in c.sharingClaims where claimers[e.value]?.count == 1 {
                 let kind = UnitContext.kindName(e)
-                out.append(finding("\(kind) \"\(e.value)\" is claimed by no other target of the project, so nothing shares it: add it to the targets meant to share it, or remove it (a typo here or there is the usual cause)",
-                                   in: c, at: c.location(of: e), keyPath: e.keyPath))
+                let others = all.filter { claimers[$0]?.contains(c.unit.targetKey) == false }
+                if let near = Self.nearMiss(e.value, among: others) {
+                    out.append(finding("\(kind) \"\(e.value)\" is claimed by no other target of the project, while another target claims \"\(near)\", which differs by a letter or two: a typo here or there is the usual cause",
+                                       in: c, at: c.location(of: e), keyPath: e.keyPath))
+                } else if e.origin == .appGroup, let partner = Self.partnerWithoutAppGroups(of: c, in: units) {
+                    out.append(finding("\(kind) \"\(e.value)\" is claimed by no other target of the project, and \(partner) lists app groups but none: add the group to the targets meant to share it, or remove it",
+                                       in: c, at: c.location(of: e), keyPath: e.keyPath))
+                }
+                // Otherwise the group may well be shared with apps outside the project (another
+                // repository of the same team, a vendor's SSO group): nothing to say.
             }
         }
         return out
+    }
+
+    /// A group of another target within two edits of `value` (and not equal to it), compared only when the
+    /// lengths allow it; at most 1,000 candidates are compared, each in O(length) space.
+    static func nearMiss(_ value: String, among shared: [String]) -> String? {
+        let a = Array(value.utf8)
+        guard a.count <= 512 else { return nil }
+        for candidate in shared.prefix(1_000) {
+            let b = Array(candidate.utf8)
+            guard abs(a.count - b.count) <= 2, b.count <= 512, a != b else { continue }
+            if editDistance(a, b, limit: 2) <= 2 { return candidate }
+        }
+        return nil
+    }
+
+    /// Levenshtein distance, or `limit + 1` once every path exceeds `limit`.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return a.isEmpty ? b.count : (b.isEmpty ? a.count : previous[b.count])
+    }
+
+    /// The host or an extension of `c`'s target that has `com.apple.security.application-groups`
+    /// with no group in it: it meant to share and joined nothing.
+    static func partnerWithoutAppGroups(of c: UnitContext, in units: [UnitContext]) -> String? {
+        guard let origin = c.unit.origin else { return nil }
+        for other in units where other.unit.targetKey != c.unit.targetKey {
+            guard let o = other.unit.origin, o.projectFile == origin.projectFile,
+                  o.hostTarget == origin.target || origin.hostTarget == o.target,
+                  let list = other.unit.entitlements.entry("com.apple.security.application-groups")?.value.array, list.isEmpty else { continue }
+            return "target \(o.target)"
+        }
+        return nil
     }
 }
