@@ -227,6 +227,13 @@ public struct Linter: Sendable {
     }
 
     /// Runs the whole pipeline.
+    /// The rules that check an entitlements file on its own, needing no bundle ID, team, profile,
+    /// platform or build setting: the only ones run on a file no target uses.
+    public static let factFreeRules: Set<String> = [
+        "parse-error", "wildcard-access-group", "empty-access-group", "non-string-access-group", "double-prefix",
+        "duplicate-key", "duplicate-access-group", "comment-in-plist", "der-unencodable-value", "unused-entitlements-file",
+    ]
+
     public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
         // Built products named on the command line go to the artifact reader, the rest as usual.
         let artifactPaths = options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
@@ -290,15 +297,19 @@ public struct Linter: Sendable {
         nonisolated(unsafe) let docs = documents
         nonisolated(unsafe) let parsedByPath = byAbs
         let knownProfiles = profiles
+        let projectFolders = discovery?.units.isEmpty == false ? discovery! : Discovery()
         var units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             let work: @Sendable (Int) -> Void = { i in
                 let d = docs[i]
-                let unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
+                var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, options: options,
                                          profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
+                if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(Paths.absolute(d.path, cwd: cwd)) {
+                    unit.isUnused = true
+                }
                 let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
                 var found: [Finding] = []
-                for rule in self.rules {
+                for rule in self.rules where !unit.isUnused || Self.factFreeRules.contains(type(of: rule).description.id) {
                     // Most rules find nothing: appending their empty array still made a new
                     // buffer for `found` every time.
                     let result = rule.check(context)

@@ -60,6 +60,17 @@ public struct Discovery: Sendable {
     public var files: [String] = []
     /// Absolute paths of the entitlements files the units use: not linted again as loose files.
     public var claimed: Set<String> = []
+    /// Absolute folders of the projects, workspaces and specs found: an entitlements file below one
+    /// that no unit claims is unused.
+    public var projectFolders: [String] = []
+    /// Absolute paths of entitlements files a project's build settings name as a choice (a
+    /// variant picked by another setting): not unused, though no configuration read chose them.
+    public var mentioned: Set<String> = []
+
+    /// Whether the loose file at `absolutePath` lies in the folders of a project found.
+    public func isInProjectFolder(_ absolutePath: String) -> Bool {
+        !mentioned.contains(absolutePath) && projectFolders.contains { absolutePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
 
     public init() {}
 }

@@ -32,6 +32,8 @@ public struct RuleExample: Sendable, Hashable {
     /// Build settings of the example's Xcode target (name -> value); the unit is then a target's
     /// `Debug` configuration. A name whose value is empty is one this configuration leaves empty.
     public var settings: [String: String] = [:]
+    /// When true, the example's file lies in a project's folders and no target signs with it.
+    public var unused = false
 
     /// The built product of an example.
     public struct Built: Sendable, Hashable {
@@ -53,9 +55,10 @@ public struct RuleExample: Sendable, Hashable {
 
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
                 lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil,
-                settings: [String: String] = [:]) {
+                settings: [String: String] = [:], unused: Bool = false) {
         self.entitlements = entitlements
         self.settings = settings
+        self.unused = unused
         self.bundleID = bundleID
         self.teamID = teamID
         self.profileEntitlements = profileEntitlements

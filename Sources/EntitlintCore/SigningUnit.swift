@@ -29,6 +29,10 @@ public struct SigningUnit: Sendable, Hashable {
     public var platform: Platform
     /// Values for custom build variables (config `variables:`).
     public var variables: [String: String]
+    /// An entitlements file inside a project's folders that no target of the project signs with:
+    /// its bundle ID, team and variables cannot be known, so only the rules that need no facts
+    /// check it (`Linter.factFreeRules`).
+    public var isUnused = false
     /// The profile, the project origin and the built-product facts, kept out of line: most units
     /// have none of them, and inline they made every unit 1.2 KB (the peak memory on 10,000 files).
     private var extras: Extras?

@@ -96,7 +96,7 @@ public enum RuleExampleRunner {
         }
         let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
-        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty else {
+        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
                                bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
                 .filter { $0.rule == id }
@@ -107,6 +107,7 @@ public enum RuleExampleRunner {
         }
         var unit = linter.unit(document: document, path: entitlementsPath, name: "Example", bundleID: example.bundleID,
                                teamID: example.teamID, profile: profile(for: example))
+        unit.isUnused = example.unused
         if !example.settings.isEmpty {
             // A target's configuration: settings the example leaves empty are recorded as the
             // project reader records them.

@@ -39,6 +39,7 @@ public enum RuleRegistry {
         InconsistentDefaultGroupRule(),
         // Xcode projects as Xcode reads them.
         EmptySettingInGroupRule(),
+        UnusedEntitlementsFileRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

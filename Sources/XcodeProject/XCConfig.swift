@@ -44,6 +44,9 @@ final class XCConfigLoader: @unchecked Sendable {
         return load(path, reference: reference, optional: optional, stack: &stack)
     }
 
+    /// Every assignment, of any setting, in the xcconfigs read so far.
+    var allAssignments: [SettingAssignment] { cache.values.flatMap { $0.filter { $0.hole == nil } } }
+
     /// Every assignment of `name` in the xcconfigs read so far, in the order read.
     func assignments(named name: String) -> [SettingAssignment] {
         cache.values.flatMap { $0.filter { $0.name == name && $0.hole == nil } }.sorted { ($0.file, $0.location.line) < ($1.file, $1.location.line) }

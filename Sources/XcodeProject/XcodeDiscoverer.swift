@@ -62,6 +62,8 @@ struct DiscoverySession {
     /// Project files read, as shown, per project (counted only when the project has units in scope).
     var readFiles: [String: [String]] = [:]
     var ancestorCache: [String: [String]] = [:]
+    /// Absolute paths of entitlements files that some build setting of a project names.
+    var mentioned = Set<String>()
     var boundaryCache: [String: String] = [:]
 
     init(options: LintOptions, cwd: String) {
@@ -284,6 +286,12 @@ struct DiscoverySession {
                                                  variables: options.configuration?.variables ?? [:])
                 found = builder.build()
                 problems += builder.problems
+                // Entitlements files a setting names without any target choosing them in the
+                // configurations read (`MAC_ENTITLEMENTS_YES = App/App.entitlements`, picked by a
+                // per-developer setting): variants of a target, not unused files.
+                for a in project.allSettings + xcconfigs.allAssignments where a.value.hasSuffix(".entitlements") && !a.value.contains("$") {
+                    mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(project.directory, a.value.trimmed("\"")))))
+                }
             }
             for var u in found {
                 u.unit.inScope = Self.inScope(u, scope: effectiveScope(path, scope))
@@ -316,6 +324,11 @@ struct DiscoverySession {
         for p in allProblems where seenProblems.insert(p).inserted {
             d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
+        }
+        d.mentioned = mentioned
+        for (path, _) in projects + workspaces where readFiles[path] != nil {
+            let folder = Paths.directoryName(path)
+            if !d.projectFolders.contains(folder) { d.projectFolders.append(folder) }
         }
         var shownFiles: [String] = []
         var projectsInScope = Set<String>()

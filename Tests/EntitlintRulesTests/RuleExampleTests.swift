@@ -20,6 +20,8 @@ final class RuleExampleTests: XCTestCase {
             "macos-restricted-without-profile", "xml-der-entitlements-mismatch",
             // Xcode projects: sharing across targets (issue 3).
             "shared-group-single-member", "team-mismatch-across-targets", "app-group-format", "inconsistent-default-group",
+            // Xcode projects as Xcode reads them.
+            "empty-setting-in-group", "unused-entitlements-file",
         ])
     }
 

@@ -29,7 +29,7 @@ final class BuildSettingsTests: XCTestCase {
     func testInheritedOfNothingIsEmptyNotUnresolved() {
         let r = evaluator([a("FLAGS", "$(inherited) -b")]).resolve("FLAGS")
         XCTAssertEqual(r.value, " -b")
-        XCTAssertEqual(r.unresolved, [])
+        XCTAssertEqual(r.undefined, [])
     }
 
     func testVariableFormsAndNesting() {
@@ -69,11 +69,17 @@ final class BuildSettingsTests: XCTestCase {
         XCTAssertEqual(evaluator([a("ID[sdk=iphonesimulator*]", "sim")], sdk: "iphonesimulator").resolve("ID").value, "sim")
     }
 
-    func testUnknownVariableIsUnresolvedNeverGuessed() {
+    func testUndefinedSettingIsTheEmptyStringAsInXcode() {
         let r = evaluator([a("PRODUCT_BUNDLE_IDENTIFIER", "$(BUNDLE_PREFIX).app")]).resolve("PRODUCT_BUNDLE_IDENTIFIER")
-        XCTAssertNil(r.value)
-        XCTAssertEqual(r.unresolved, ["$(BUNDLE_PREFIX)"])
+        XCTAssertEqual(r.value, ".app")
+        XCTAssertEqual(r.undefined, ["BUNDLE_PREFIX"])
         XCTAssertEqual(r.source?.value, "$(BUNDLE_PREFIX).app")
+    }
+
+    func testSigningPrefixesStayForTheEntitlementsExpander() {
+        let r = evaluator([a("KEYCHAIN_GROUP", "$(AppIdentifierPrefix)$(BASE).shared"), a("BASE", "com.example")]).resolve("KEYCHAIN_GROUP")
+        XCTAssertEqual(r.value, "$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertEqual(r.undefined, [])
     }
 
     func testBuiltinsAndConfigVariablesAreTheLowestLevel() {

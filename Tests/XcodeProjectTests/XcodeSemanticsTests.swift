@@ -1,0 +1,225 @@
+import XCTest
+import EntitlintCore
+import PropertyList
+@testable import XcodeProject
+
+/// Projects read as Xcode and XcodeGen read them (DOMAIN.md section 2.1): undefined settings are
+/// empty, generated and per-developer files are expected to be missing from a fresh clone, includes
+/// differing in case open on macOS, included XcodeGen specs resolve their own paths.
+final class XcodeSemanticsTests: XCTestCase {
+    func app(_ name: String, _ configs: [String: [(String, String)]], bases: [String: String] = [:]) -> ProjectFixture.Target {
+        .init(name: name, settings: configs.keys.sorted().map { ($0, configs[$0]!) }, baseConfigurations: bases)
+    }
+
+    func testCocoaPodsProjectBeforePodInstallGivesNotesOnlyAndKeepsItsFacts() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.name = "App"
+        p.projectSettings = [("Debug", [("SDKROOT", "iphoneos"), ("DEVELOPMENT_TEAM", "ABCDE12345")]),
+                             ("Release", [("SDKROOT", "iphoneos"), ("DEVELOPMENT_TEAM", "ABCDE12345")])]
+        let settings = [("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements"), ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]
+        p.targets = [app("App", ["Debug": settings, "Release": settings],
+                         bases: ["Debug": "Pods/Target Support Files/Pods-App/Pods-App.debug.xcconfig",
+                                 "Release": "Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        try Fixture.write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Workspace version = "1.0">
+           <FileRef location = "group:App.xcodeproj"></FileRef>
+           <FileRef location = "group:Pods/Pods.xcodeproj"></FileRef>
+        </Workspace>
+        """, "App.xcworkspace/contents.xcworkspacedata", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings.filter { $0.severity != .note }, [], "\(result.findings.map(\.message))")
+        let pods = result.findings.filter { $0.message.contains("pod install") }
+        XCTAssertEqual(pods.count, 3, "one note per missing file (two base configurations, one project): \(pods.map(\.message))")
+        let unit = try XCTUnwrap(result.units.first { $0.name == "App (Debug)" })
+        XCTAssertEqual(unit.teamID?.value, "ABCDE12345", "a generated file below the team does not make it unknown")
+        XCTAssertEqual(unit.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App")
+    }
+
+    func testPerDeveloperFileWithATemplateBesideItIsANote() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write("#include \"Local.xcconfig\"\nDEVELOPMENT_TEAM = ABCDE12345\n", "Config/App.xcconfig", in: dir)
+        try Fixture.write("DEVELOPMENT_TEAM = YOURTEAMID\n", "Config/Local.xcconfig.sample", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Local.xcconfig") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .note)
+        XCTAssertTrue(f.message.contains("Local.xcconfig.sample"), f.message)
+        XCTAssertTrue(f.path.hasSuffix("Config/App.xcconfig") && f.line == 1, "\(f.path):\(f.line)")
+        XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345")
+    }
+
+    func testMissingFileGitIgnoresIsANote() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Fixture.write("Secrets.xcconfig\n", ".gitignore", in: dir)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Secrets.xcconfig"])]
+        try p.write(to: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Secrets.xcconfig") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .note)
+        XCTAssertTrue(f.message.contains("git ignores it"), f.message)
+    }
+
+    func testMissingFileInAGitWorkTreeThatNothingExplainsIsAnError() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Shared/Base.xcconfig"])]
+        try p.write(to: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Base.xcconfig") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .error, "tracked files are not generated: a missing one is a defect even when its folder is gone")
+        XCTAssertEqual(f.rule, "parse-error")
+    }
+
+    func testSubmoduleFileIsANoteNamingTheStep() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Fixture.write("[submodule \"Core\"]\n\tpath = Vendor/Core\n\turl = https://example.com/core.git\n", ".gitmodules", in: dir)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write("#include \"../Vendor/Core/Config/Common.xcconfig\"\n", "Config/App.xcconfig", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Common.xcconfig") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .note)
+        XCTAssertTrue(f.message.contains("git submodule update --init"), f.message)
+    }
+
+    func testIncludeDifferingInCaseIsReadWithANote() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write("#include \"Version.public.xcconfig\"\n", "Config/App.xcconfig", in: dir)
+        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "Config/Version.Public.xcconfig", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.message.contains("differ only in case") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .note)
+        XCTAssertTrue(f.message.contains("case-sensitive"), f.message)
+        XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345", "read as macOS reads it")
+    }
+
+    func testIncludeFromTheProjectFolderIsFound() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "App/Common.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write("#include \"Config/Team.xcconfig\"\n", "App/Common.xcconfig", in: dir)
+        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "Config/Team.xcconfig", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings, [])
+        XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345")
+    }
+
+    func testSettingSetOnlyForReleaseLeavesTheDebugGroupWithoutAName() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        let settings = [("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements"), ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"),
+                        ("DEVELOPMENT_TEAM", "ABCDE12345")]
+        p.targets = [app("App", ["Debug": settings, "Release": settings], bases: ["Release": "Config/Release.xcconfig"])]
+        try p.write(to: dir)
+        try Fixture.write("VAULT_GROUP = com.example.vault\n", "Config/Release.xcconfig", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(VAULT_GROUP)"]), "App/App.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let f = try XCTUnwrap(result.findings.first { $0.rule == "empty-setting-in-group" }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(f.severity, .error)
+        XCTAssertTrue(f.message.contains("\"ABCDE12345.\"") && f.message.contains("$(VAULT_GROUP)"), f.message)
+        XCTAssertTrue(f.message.contains("Config/Release.xcconfig:1"), "where it is set: \(f.message)")
+        XCTAssertTrue(f.message.contains("(in App (Debug))"), "Release is fine: \(f.message)")
+        XCTAssertEqual(result.findings.filter { $0.rule == "unresolved-variable" }, [])
+        XCTAssertEqual(result.units.first { $0.name == "App (Release)" }?.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.vault")
+    }
+
+    func testSettingThatHoldsThePrefixIsExpandedThroughTheEntitlements() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("CODE_SIGN_ENTITLEMENTS", "App.entitlements"), ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"),
+                                             ("DEVELOPMENT_TEAM", "ABCDE12345"),
+                                             ("KEYCHAIN_GROUP", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER).shared")]])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements(["$(KEYCHAIN_GROUP)"]), "App.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.first?.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App.shared")
+        XCTAssertEqual(result.findings.filter { $0.severity != .note }, [], "\(result.findings.map(\.message))")
+    }
+
+    func testXcodeGenIncludedSpecResolvesItsOwnPaths() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Suite
+        options:
+          bundleIdPrefix: com.example
+        include:
+          - path: App/target.yml
+        """, "project.yml", in: dir)
+        try Fixture.write("""
+        targets:
+          App:
+            type: application
+            platform: iOS
+            configFiles:
+              Debug: Debug.xcconfig
+              Release: Debug.xcconfig
+            entitlements:
+              path: App.entitlements
+        """, "App/target.yml", in: dir)
+        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "App/Debug.xcconfig", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings, [], "\(result.findings.map(\.message))")
+        let unit = try XCTUnwrap(result.units.first { $0.name == "App (Release)" })
+        XCTAssertEqual(unit.teamID?.value, "ABCDE12345", "App/Debug.xcconfig, beside the included spec")
+        XCTAssertTrue(unit.entitlementsPath.hasSuffix("App/App.entitlements"), unit.entitlementsPath)
+    }
+
+    func testXcodeGenFileAnotherTargetGeneratesIsNotMissing() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Suite
+        targets:
+          App:
+            type: application
+            platform: iOS
+            settings:
+              PRODUCT_BUNDLE_IDENTIFIER: com.example.App
+            entitlements:
+              path: Shared/App.entitlements
+              properties:
+                com.apple.security.application-groups: [group.com.example.suite]
+          AppBeta:
+            type: application
+            platform: iOS
+            settings:
+              PRODUCT_BUNDLE_IDENTIFIER: com.example.App.beta
+              CODE_SIGN_ENTITLEMENTS: Shared/App.entitlements
+        """, "project.yml", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings.filter { $0.rule == "parse-error" }, [], "\(result.findings.map(\.message))")
+        XCTAssertTrue(result.units.contains { $0.name == "AppBeta (Debug)" })
+    }
+
+    func testXcodeGenMultiPlatformTargetFormsOneUnitPerPlatform() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Suite
+        targets:
+          App:
+            type: application
+            platform: [iOS, macOS]
+            settings:
+              PRODUCT_BUNDLE_IDENTIFIER: com.example.app.${platform}
+        """, "project.yml", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["App_iOS (Debug)", "App_iOS (Release)", "App_macOS (Debug)", "App_macOS (Release)"])
+        XCTAssertEqual(result.units.first { $0.name == "App_macOS (Debug)" }?.platform, .macOS)
+        XCTAssertEqual(result.units.first { $0.name == "App_iOS (Debug)" }?.bundleID?.value, "com.example.app.iOS")
+    }
+}
