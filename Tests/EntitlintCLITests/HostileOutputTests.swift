@@ -162,4 +162,14 @@ final class HostileOutputTests: XCTestCase {
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)))
         XCTAssertTrue(json.stdout.contains(#"forged\u001b[31m"#), json.stdout)
     }
+
+    func testInspectTextEscapesTheFileItShows() throws {
+        let (dir, name) = try hostileFolder()
+        let r = try CLI.run(["inspect", name], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(rawControls(r.stdout), [], r.stdout)
+        XCTAssertEqual(commandLines(r.stdout), [], r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix(#"\u{3a}:warning::named.entitlements: entitlements"#), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"- "ABCDE12345.*\n::error file=x::forged\u{1b}[31m"#), r.stdout)
+    }
 }
