@@ -251,38 +251,38 @@ public enum Inspector {
         var s = ""
         switch i.kind {
         case .entitlements:
-            s += "\(i.path): entitlements\n"
+            s += "\(OutputText.lineStart(i.path)): entitlements\n"
             s += render(i.entitlements ?? .object([:]), indent: "  ")
         case .profile:
             for p in i.profiles { s += text(p) }
         case .product:
-            s += "\(i.path): built product, \(i.units.count) signing unit\(i.units.count == 1 ? "" : "s")\n"
+            s += "\(OutputText.lineStart(i.path)): built product, \(i.units.count) signing unit\(i.units.count == 1 ? "" : "s")\n"
             for u in i.units {
-                s += "\n\(u.name) (\(u.bundleKind)): \(u.executable)\n"
-                s += "  bundle ID:     \(u.bundleID ?? "unknown")\n"
-                s += "  platform:      \(u.platform)\n"
-                s += "  architectures: \(u.architectures.joined(separator: ", "))\n"
-                s += "  signed:        \(u.signed ? "yes" : "no")\(u.signed ? ", \(u.signature)" : "")\n"
+                s += "\n\(OutputText.lineStart(u.name)) (\(e(u.bundleKind))): \(e(u.executable))\n"
+                s += "  bundle ID:     \(e(u.bundleID ?? "unknown"))\n"
+                s += "  platform:      \(e(u.platform))\n"
+                s += "  architectures: \(e(u.architectures.joined(separator: ", ")))\n"
+                s += "  signed:        \(u.signed ? "yes" : "no")\(u.signed ? ", \(e(u.signature))" : "")\n"
                 if let c = u.signingCertificate {
-                    s += "  certificate:   \(c.subject ?? "no subject")\(c.team.map { ", team \($0)" } ?? "") - expires \(c.notAfter ?? "?")"
+                    s += "  certificate:   \(e(c.subject ?? "no subject"))\(c.team.map { ", team \(e($0))" } ?? "") - expires \(e(c.notAfter ?? "?"))"
                         + (c.daysLeft.map { $0 < 0 ? " (expired \(-$0) day\($0 == -1 ? "" : "s") ago)" : " (\($0) day\($0 == 1 ? "" : "s") left)" } ?? "") + "\n"
                 }
-                s += "  entitlements:  from the \(u.entitlementsSource); DER (slot 7): \(u.derEntitlements)\n"
-                s += "  profile:       \(u.profile ?? "none embedded")\n"
+                s += "  entitlements:  from the \(e(u.entitlementsSource)); DER (slot 7): \(e(u.derEntitlements))\n"
+                s += "  profile:       \(e(u.profile ?? "none embedded"))\n"
                 s += render(u.entitlements, indent: "    ")
             }
             for p in i.profiles { s += "\n" + text(p) }
         }
         if !i.problems.isEmpty {
             s += "\nproblems:\n"
-            for p in i.problems { s += "  \(p)\n" }
+            for p in i.problems { s += "  \(e("\(p)"))\n" }
         }
         return s
     }
 
     static func text(_ p: ProfileSummary) -> String {
-        var s = "\(p.path): provisioning profile\n"
-        func line(_ label: String, _ value: String) { s += "  " + label + String(repeating: " ", count: max(1, 15 - label.count)) + value + "\n" }
+        var s = "\(OutputText.lineStart(p.path)): provisioning profile\n"
+        func line(_ label: String, _ value: String) { s += "  " + label + String(repeating: " ", count: max(1, 15 - label.count)) + e(value) + "\n" }
         line("name:", p.name ?? "none")
         line("UUID:", p.uuid ?? "none")
         line("team:", (p.teamIdentifiers.joined(separator: ", ")) + (p.teamName.map { " (\($0))" } ?? ""))
@@ -301,20 +301,23 @@ public enum Inspector {
         line("DER copy:", p.derEncodedProfile)
         s += "  certificates:  \(p.certificates.count)\n"
         for c in p.certificates {
-            if let problem = c.problem { s += "    unreadable: \(problem)\n"; continue }
+            if let problem = c.problem { s += "    unreadable: \(e(problem))\n"; continue }
             let left = c.daysLeft.map { $0 < 0 ? "expired" : "\($0) days left" } ?? ""
-            s += "    \(c.subject ?? "no subject") - expires \(c.notAfter ?? "?") (\(left))\n"
+            s += "    \(e(c.subject ?? "no subject")) - expires \(e(c.notAfter ?? "?")) (\(left))\n"
         }
         s += "  entitlements:\n" + render(p.entitlements, indent: "    ")
         return s
     }
+
+    /// Strings from the file, escaped for a line of text (`OutputText.escape`).
+    static func e(_ s: String) -> String { OutputText.escape(s) }
 
     /// `key: value` lines, nested values indented.
     static func render(_ v: JSONValue, indent: String) -> String {
         var s = ""
         func scalar(_ v: JSONValue) -> String? {
             switch v {
-            case .string(let x): return "\"\(x)\""
+            case .string(let x): return "\"\(e(x))\""
             case .integer(let i): return "\(i)"
             case .number(let d): return "\(d)"
             case .bool(let b): return b ? "true" : "false"
@@ -326,7 +329,7 @@ public enum Inspector {
         switch v {
         case .object(let o):
             for k in o.keys.sorted() {
-                if let sc = scalar(o[k]!) { s += "\(indent)\(k): \(sc)\n" } else { s += "\(indent)\(k):\n" + render(o[k]!, indent: indent + "  ") }
+                if let sc = scalar(o[k]!) { s += "\(indent)\(e(k)): \(sc)\n" } else { s += "\(indent)\(e(k)):\n" + render(o[k]!, indent: indent + "  ") }
             }
         case .array(let a):
             for e in a {

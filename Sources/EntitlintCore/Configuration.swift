@@ -1,4 +1,9 @@
 import Yams
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `.entitlint.yml` (DESIGN.md section 6):
 ///
@@ -233,5 +238,58 @@ public struct Configuration: Sendable, Hashable {
         if p.hasPrefix("/") { return p }
         let base = baseDirectory
         return base == "." ? p : base + "/" + p
+    }
+}
+
+extension Configuration {
+    /// The folder a configuration may point into: the top of the git work tree holding its folder
+    /// (the nearest folder above with a `.git`), else its own folder. Absolute, symlinks resolved.
+    public var projectRoot: String {
+        let base = Paths.resolvingSymlinks(Paths.absolute(baseDirectory))
+        var dir = base
+        while true {
+            var st = stat()
+            if lstat(dir == "/" ? "/.git" : dir + "/.git", &st) == 0 { return dir }
+            let parent = Paths.directoryName(dir)
+            if parent == dir { return base }
+            dir = parent
+        }
+    }
+
+    /// Refuses a `lock:` or `baseline:` that lies outside `projectRoot`, symlinks resolved: a
+    /// repository's configuration names files for the run to read and for `entitlint lock` to
+    /// replace, and neither may reach outside the project (`../../.ssh/...`, `/etc/...`, or a link
+    /// inside the project that leads out). A path given on the command line is not limited.
+    public func checkPathsInsideProject() throws(ConfigError) {
+        let root = projectRoot
+        for (key, value) in [("lock", lock), ("baseline", baseline)] {
+            guard let value else { continue }
+            let resolved = Paths.resolvingSymlinks(Paths.absolute(resolve(value)))
+            if resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") { continue }
+            throw ConfigError(path: path ?? ".entitlint.yml", line: 0,
+                              reason: "\(key): \(value) is outside the project root \(root): a configuration may only name files inside it (give --\(key) on the command line for another place)")
+        }
+    }
+}
+
+extension Paths {
+    /// `absolute` (an absolute path) with every symlink resolved, as far as the path exists: the
+    /// longest existing prefix goes through `realpath(3)`, the rest is appended as written
+    /// (`absolute` has already removed `.` and `..`).
+    public static func resolvingSymlinks(_ absolute: String) -> String {
+        var head = absolute
+        var tail: [String] = []
+        while true {
+            if let real = realpath(head, nil) {
+                defer { free(real) }
+                var out = String(cString: real)
+                for part in tail.reversed() { out += (out == "/" ? "" : "/") + part }
+                return out
+            }
+            let parent = directoryName(head)
+            if parent == head { return absolute }
+            tail.append(baseName(head))
+            head = parent
+        }
     }
 }

@@ -90,12 +90,15 @@ public enum FileReader {
     /// never see a half-written file, and an interrupted run leaves the old file in place.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReadError) {
         let tmp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Registered before it exists, so a signal at any moment removes it (TemporaryFiles).
+        let slot = TemporaryFiles.register(tmp)
+        defer { TemporaryFiles.remove(slot) }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .system("cannot create \(tmp): \(errnoText())") }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
-                write(fd, raw.baseAddress! + written, raw.count - written)
+                Glibc_write(fd, raw.baseAddress! + written, raw.count - written)
             }
             if n < 0 {
                 if errno == EINTR { continue }

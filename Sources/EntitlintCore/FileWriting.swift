@@ -10,6 +10,8 @@ extension FileReader {
     /// exists, or appears meanwhile, is left alone and half a file is never seen.
     public static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ReadError) {
         let tmp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let slot = TemporaryFiles.register(tmp)
+        defer { TemporaryFiles.remove(slot) }
         try writeAtomically(bytes, to: tmp)
         defer { unlink(tmp) }
         if chmod(tmp, mode) != 0 { throw .system("cannot set the mode of \(tmp): \(errnoText())") }
@@ -22,6 +24,8 @@ extension FileReader {
     /// `writeAtomically`, then `chmod` of the result (a hook must be executable).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(ReadError) {
         let tmp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let slot = TemporaryFiles.register(tmp)
+        defer { TemporaryFiles.remove(slot) }
         try writeAtomically(bytes, to: tmp)
         if chmod(tmp, mode) != 0 {
             let why = errnoText()

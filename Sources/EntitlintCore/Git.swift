@@ -9,6 +9,13 @@ import Foundation
 /// `absolute(_:)` turns them into absolute paths, which `Paths.display` shows relative to the
 /// current folder. The environment is passed on as it is: in a hook, `GIT_INDEX_FILE` names the
 /// index being committed, and that is the one to read.
+///
+/// Entitlint runs in CI on repositories it does not trust, so git is run with what could execute
+/// code turned off: `core.fsmonitor=false` (a file-system monitor hook runs whenever the work tree
+/// is compared), `--no-ext-diff` and `--no-textconv` on every diff (and `GIT_EXTERNAL_DIFF`
+/// removed from the environment), no pager. Blobs are read with `git cat-file`, which applies no
+/// textconv or filter. Filter drivers (`filter.*.clean`) can only be defined in git's own
+/// configuration, never by a file of the repository.
 public struct GitRepository: Sendable {
     /// The absolute path of the top of the work tree.
     public let topLevel: String
@@ -51,13 +58,13 @@ public struct GitRepository: Sendable {
     /// The files added, copied, modified or renamed in the index (what `git commit` would record),
     /// relative to the top of the work tree.
     public func stagedPaths() throws(GitError) -> [String] {
-        try names(["diff", "--cached", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", "--"])
+        try names(["diff", "--cached", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--"])
     }
 
     /// The files added, copied, modified or renamed between `revision` and the work tree.
     public func changedPaths(since revision: String) throws(GitError) -> [String] {
         let commit = try resolve(revision)
-        return try names(["diff", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", commit, "--"])
+        return try names(["diff", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", commit, "--"])
     }
 
     /// Every file of the tree of `revision`, relative to the top.
@@ -155,10 +162,12 @@ public struct GitRepository: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: git)
         // No pager, no colour, paths as they are (not quoted octal escapes).
-        process.arguments = ["--no-pager", "-c", "core.quotepath=false", "-c", "color.ui=false"] + arguments
+        process.arguments = ["--no-pager", "-c", "core.quotepath=false", "-c", "color.ui=false", "-c", "core.fsmonitor=false"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["GIT_EXTERNAL_DIFF"] = nil
+        environment["GIT_PAGER"] = nil
         environment["LC_ALL"] = "C"
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -59,7 +59,7 @@ public enum StarterConfiguration {
         """
         out += "\n"
         if let sharedTeam {
-            out += "# Team ID, from \(sharedTeam.source).\n"
+            out += "# Team ID, from \(comment(sharedTeam.source)).\n"
             out += "# Check it: the App ID prefix of an App ID made before 2011 is not the Team ID.\n"
             out += "team: \(quoted(sharedTeam.value))\n"
         } else {
@@ -90,15 +90,15 @@ public enum StarterConfiguration {
                 if let bundle = stated[i].bundleID {
                     out += "    bundle-id: \(quoted(bundle))    # from its application-identifier\n"
                 } else {
-                    out += "    # bundle-id: com.example.\(names[i])    # PRODUCT_BUNDLE_IDENTIFIER of the target\n"
+                    out += "    # bundle-id: com.example.\(comment(names[i]))    # PRODUCT_BUNDLE_IDENTIFIER of the target\n"
                 }
                 if sharedTeam == nil, let team = stated[i].team {
-                    out += "    team: \(quoted(team.value))    # from \(team.source)\n"
+                    out += "    team: \(quoted(team.value))    # from \(comment(team.source))\n"
                 }
                 if file.entitlements == nil {
-                    out += "    # (this file does not parse: `entitlint lint \(file.path)` says why)\n"
+                    out += "    # (this file does not parse: `entitlint lint \(comment(file.path))` says why)\n"
                 }
-                out += "    # profile: profiles/\(names[i]).mobileprovision\n"
+                out += "    # profile: profiles/\(comment(names[i])).mobileprovision\n"
             }
             out += "\n"
         }
@@ -163,8 +163,29 @@ public enum StarterConfiguration {
         }
     }
 
+    /// Whether YAML (1.1, as libyaml reads it) cannot carry `u` as it is: characters outside its
+    /// printable set (C0 and C1 controls, DEL, U+FEFF, U+FFFE, U+FFFF) and the characters it reads
+    /// as line breaks (LF, CR, NEL, U+2028, U+2029).
+    static func yamlNeedsEscape(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: return true
+        default: return false
+        }
+    }
+
+    /// `s` for a YAML comment: it stays on its line and says nothing to a YAML reader, whatever
+    /// it holds (everything `OutputText.escape` escapes, and what YAML cannot carry, is escaped).
+    static func comment(_ s: String) -> String {
+        var out = ""
+        for u in OutputText.escape(s).unicodeScalars {
+            if yamlNeedsEscape(u) { out += "\\u{" + String(u.value, radix: 16) + "}" } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
     /// `s` as a YAML scalar that reads back as the same string: plain when YAML would read it as
-    /// a string, else double-quoted (JSON escapes are valid YAML).
+    /// a string, else double-quoted, with every character YAML cannot carry as it is (including
+    /// every line break, which a double-quoted scalar would fold) written as an escape.
     static func quoted(_ s: String) -> String {
         if !s.isEmpty, s.utf8.allSatisfy({ c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x2F || c == 0x5F || c == 0x2D
@@ -180,7 +201,7 @@ public enum StarterConfiguration {
             case "\n": q += "\\n"
             case "\t": q += "\\t"
             default:
-                if u.value < 0x20 || u.value == 0x7F { q += String(format: "\\u%04X", u.value) } else { q.unicodeScalars.append(u) }
+                if yamlNeedsEscape(u) { q += String(format: "\\u%04X", u.value) } else { q.unicodeScalars.append(u) }
             }
         }
         return q + "\""

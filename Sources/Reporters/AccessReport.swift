@@ -149,14 +149,65 @@ public struct AccessReport: Sendable, Codable, Hashable {
 public enum AccessReportFormat: String, Sendable, CaseIterable {
     case text, markdown, json, dot, html
 
+    /// The human-readable formats render `report.escapedForDisplay()`: every string in them comes
+    /// from inputs, so each is escaped once, before any format's own quoting. JSON keeps the
+    /// values as they are (its encoder escapes them).
     public func render(_ report: AccessReport) -> String {
         switch self {
-        case .text: return AccessReportText.render(report)
-        case .markdown: return AccessReportMarkdown.render(report)
+        case .text: return AccessReportText.render(report.escapedForDisplay())
+        case .markdown: return AccessReportMarkdown.render(report.escapedForDisplay())
         case .json: return AccessReportJSON.render(report)
-        case .dot: return AccessReportDot.render(report)
-        case .html: return AccessReportHTML.render(report)
+        case .dot: return AccessReportDot.render(report.escapedForDisplay())
+        case .html: return AccessReportHTML.render(report.escapedForDisplay())
         }
+    }
+}
+
+extension AccessReport {
+    /// A copy with every string passed through `OutputText.escape` (no control character, line
+    /// or paragraph separator or bidi control left), and unit names, which the text format
+    /// prints at the start of lines, through `OutputText.lineStart` (never `::` first).
+    /// Unit names are changed the same way wherever they appear, so the matrix still matches
+    /// groups to units.
+    public func escapedForDisplay() -> AccessReport {
+        func e(_ s: String) -> String { OutputText.escape(s) }
+        func e(_ s: String?) -> String? { s.map(OutputText.escape) }
+        func name(_ s: String) -> String { OutputText.lineStart(s) }
+        func fact(_ f: FactValue) -> FactValue { FactValue(value: e(f.value), source: e(f.source)) }
+        func group(_ g: Group) -> Group {
+            Group(group: e(g.group), kind: e(g.kind), members: g.members.map(name), defaultFor: g.defaultFor.map(name), targets: g.targets)
+        }
+        var out = self
+        out.units = units.map { u in
+            var u = u
+            u.name = name(u.name)
+            u.project = e(u.project)
+            u.target = e(u.target)
+            u.configuration = e(u.configuration)
+            u.kind = e(u.kind)
+            u.host = e(u.host)
+            u.platform = e(u.platform)
+            u.sdk = e(u.sdk)
+            u.entitlements = e(u.entitlements)
+            u.bundleID = fact(u.bundleID)
+            u.team = fact(u.team)
+            u.appIDPrefix = fact(u.appIDPrefix)
+            u.profile = u.profile.map { Profile(path: e($0.path), name: e($0.name), uuid: e($0.uuid)) }
+            u.profileNote = e(u.profileNote)
+            u.signingStyle = e(u.signingStyle)
+            u.groups = u.groups.map { x in
+                var x = x
+                x.group = e(x.group)
+                x.kind = e(x.kind)
+                x.key = e(x.key)
+                x.source = e(x.source)
+                return x
+            }
+            return u
+        }
+        out.keychainGroups = keychainGroups.map(group)
+        out.appGroups = appGroups.map(group)
+        return out
     }
 }
 

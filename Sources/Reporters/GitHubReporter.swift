@@ -12,7 +12,9 @@ public import EntitlintCore
 /// `line`/`col`: the annotation is on the file. Values are escaped as GitHub's toolkit escapes
 /// them (actions/toolkit `packages/core/src/command.ts`): in the message `%`, CR and LF become
 /// `%25`, `%0D`, `%0A` (`escapeData`); in properties also `:` and `,` become `%3A`, `%2C`
-/// (`escapeProperty`). The summary line follows unless `--quiet`.
+/// (`escapeProperty`). Every other control character is written as a visible escape
+/// (`OutputText.escape`), so a command is one line whatever a value holds, and no value shows raw
+/// in the log. The summary line follows unless `--quiet`.
 ///
 /// When `GITHUB_STEP_SUMMARY` is set, the CLI also appends `stepSummary(_:)` to that file
 /// (rendering stays free of side effects).
@@ -29,7 +31,7 @@ public struct GitHubReporter: Reporter {
         }
     }
 
-    /// toolkit `escapeData`.
+    /// toolkit `escapeData`, then `OutputText.escape` for the control characters it leaves.
     static func escapeData(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -40,7 +42,7 @@ public struct GitHubReporter: Reporter {
             default: out.unicodeScalars.append(u)
             }
         }
-        return out
+        return OutputText.escape(out)
     }
 
     /// toolkit `escapeProperty`.
@@ -101,6 +103,7 @@ public struct GitHubReporter: Reporter {
         for u in s.unicodeScalars {
             switch u {
             case "\r", "\n": out += " "
+            case _ where OutputText.isEscaped(u): out += OutputText.escape(String(u))
             case "\\", "|", "*", "_", "~", "`", "[", "]", "<", ">", "&", "$":
                 out += "\\"
                 out.unicodeScalars.append(u)

@@ -8,11 +8,17 @@ public struct ReportPlan: Sendable {
     public struct Destination: Sendable {
         public var reporter: any Reporter
         public var path: String
+        /// What `path` is: a regular file or nothing (written atomically), or a stream (`-`,
+        /// `/dev/stdout`, `/dev/null`). Anything else was refused when the plan was made.
+        public var target: WriteDestination
     }
 
     public struct PlanError: Error, CustomStringConvertible, Equatable {
-        public var description: String
-        init(_ d: String) { description = d }
+        /// One message per problem (one per report file that could not be written).
+        public var messages: [String]
+        public var description: String { messages.joined(separator: "\n") }
+        init(_ d: String) { messages = [d] }
+        init(messages: [String]) { self.messages = messages }
     }
 
     public var console: any Reporter
@@ -47,10 +53,12 @@ public struct ReportPlan: Sendable {
         guard !path.isEmpty else { throw PlanError("--report \(spec): no path after '\(format):'") }
         if Paths.kind(path) == .directory { throw PlanError("--report \(spec): \(path) is a folder") }
         let folder = Paths.directoryName(path)
-        guard Paths.kind(folder) == .directory else {
+        guard path == "-" || Paths.kind(folder) == .directory else {
             throw PlanError("--report \(spec): cannot write \(path): no such folder \(folder)")
         }
-        return Destination(reporter: reporter, path: path)
+        let target: WriteDestination
+        do { target = try FileReader.destination(path) } catch { throw PlanError("--report \(spec): \(error)") }
+        return Destination(reporter: reporter, path: path, target: target)
     }
 
     /// All formats of the run, console first.
@@ -68,21 +76,26 @@ public struct ReportPlan: Sendable {
     public var needsRules: Bool { uses(SARIFReporter.identifier) }
 
     /// Renders and writes every report file: without colour, and with the summary line whatever
-    /// `--quiet` says (quiet is about the console). Writes them all, then throws naming every
-    /// file that could not be written.
-    public func writeFiles(_ report: Report) throws(PlanError) {
+    /// `--quiet` says (quiet is about the console). A report for standard output is handed to
+    /// `standardOutput` with its reporter (the CLI's writer guards its lines). Writes them all,
+    /// then throws naming every file that could not be written.
+    public func writeFiles(_ report: Report, standardOutput: (String, any Reporter) -> Void = { _, _ in }) throws(PlanError) {
         var fileReport = report
         fileReport.colour = false
         fileReport.showSummary = true
         var failures: [String] = []
         for d in files {
+            if d.target == .standardOutput {
+                standardOutput(d.reporter.render(fileReport), d.reporter)
+                continue
+            }
             do {
-                try FileReader.writeAtomically(Array(d.reporter.render(fileReport).utf8), to: d.path)
+                try FileReader.write(Array(d.reporter.render(fileReport).utf8), to: d.target)
             } catch {
                 failures.append("cannot write report \(d.path): \(error)")
             }
         }
-        if !failures.isEmpty { throw PlanError(failures.joined(separator: "\n")) }
+        if !failures.isEmpty { throw PlanError(messages: failures) }
     }
 }
 

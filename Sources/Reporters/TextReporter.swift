@@ -2,6 +2,10 @@ public import EntitlintCore
 
 /// `path:line:col: severity: message [rule-id]`, the form Xcode and editors link, then a
 /// one-line summary (not with `--quiet`). Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).
+///
+/// Paths and messages come from inputs, so each is escaped (`OutputText.escape`): a finding is
+/// always one line, free of control characters. A path that starts with `::` is written `./::...`
+/// (the same file), so no line starts with `::`, which GitHub Actions would read as a command.
 public struct TextReporter: Reporter {
     public static let identifier = "text"
     public init() {}
@@ -21,7 +25,9 @@ public struct TextReporter: Reporter {
         }
         for f in report.findings {
             if report.colour { put("\u{1B}[1m") }
-            put(f.path)
+            let path = OutputText.escape(f.path)
+            if path.utf8.starts(with: "::".utf8) { put("./") }
+            put(path)
             if f.line > 0 {
                 out.append(UInt8(ascii: ":"))
                 put(f.line)
@@ -35,7 +41,7 @@ public struct TextReporter: Reporter {
                 put(":\u{1B}[0m \u{1B}[1;\(code)m")
                 put(f.severity.rawValue)
                 put(":\u{1B}[0m ")
-                put(f.message)
+                put(OutputText.escape(f.message))
                 put(" \u{1B}[2m[")
                 put(f.rule)
                 put("]\u{1B}[0m\n")
@@ -43,7 +49,7 @@ public struct TextReporter: Reporter {
                 put(": ")
                 put(f.severity.rawValue)
                 put(": ")
-                put(f.message)
+                put(OutputText.escape(f.message))
                 put(" [")
                 put(f.rule)
                 put("]\n")

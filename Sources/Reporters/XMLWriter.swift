@@ -53,7 +53,9 @@ enum XMLWriter {
         }
     }
 
-    /// Section 2.4: `<` and `&` must be escaped in content; `>` too, so `]]>` never appears.
+    /// Section 2.4: `<` and `&` must be escaped in content; `>` too, so `]]>` never appears. A
+    /// line feed is written `&#10;` (the same character to an XML reader), so a value never starts
+    /// a line of the document: printed to a CI log, it cannot forge a `::` workflow command.
     static func escapeText(_ s: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
@@ -63,6 +65,7 @@ enum XMLWriter {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\r": out += "&#13;" // section 2.11 would read a raw CR back as a newline
+            case "\n": out += "&#10;"
             default: out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}")
             }
         }

@@ -45,6 +45,8 @@ struct ChangeValues {
         var apply: (path: String, baseline: Baseline)?
         /// What `--write-baseline FILE` holds now (its entries for files not checked are kept).
         var previous: Baseline?
+        /// Where `--write-baseline` writes (checked before linting).
+        var destination: WriteDestination?
     }
 
     /// Points the run at git: the staged or changed files (read from the index for `--staged`),
@@ -101,12 +103,19 @@ struct ChangeValues {
         if let target = writeBaseline {
             switch Paths.kind(target) {
             case .missing:
-                guard Paths.kind(Paths.directoryName(target)) == .directory else {
+                guard target == "-" || Paths.kind(Paths.directoryName(target)) == .directory else {
                     throw CLIError("cannot write the baseline \(target): no such folder \(Paths.directoryName(target))")
                 }
             case .directory:
                 throw CLIError("cannot write the baseline \(target): it is a folder")
             case .file, .other:
+                break
+            }
+            // Only a regular file or nothing may be replaced; a stream starts afresh.
+            let destination: WriteDestination
+            do { destination = try FileReader.destination(target) } catch { throw CLIError("cannot write the baseline: \(error)") }
+            out.destination = destination
+            if case .file = destination, Paths.kind(target) == .file {
                 do { out.previous = try Baseline.load(path: target) } catch {
                     throw CLIError("\(error) (remove it to start afresh)")
                 }
@@ -125,14 +134,19 @@ struct ChangeValues {
         guard let target = writeBaseline else { return false }
         let keyer = Baseline.Keyer(baselinePath: target, profiles: result.profiles)
         let baseline = Baseline.recording(result.findings, keyer: keyer, checked: result.paths, previous: baselines.previous)
-        do { try FileReader.writeAtomically(baseline.encoded(), to: target) } catch {
-            throw CLIError("cannot write the baseline \(target): \(error)")
+        let destination = baselines.destination ?? .file(target)
+        if destination == .standardOutput {
+            Output.writeBytes(baseline.encoded())
+        } else {
+            do { try FileReader.write(baseline.encoded(), to: destination) } catch {
+                throw CLIError("cannot write the baseline \(target): \(error)")
+            }
         }
         let n = result.findings.count
         let kept = baseline.findings.reduce(0) { $0 + ($1.count ?? 1) } - n
-        var line = "wrote \(target): \(n) finding\(n == 1 ? "" : "s") recorded"
+        var line = "wrote \(OutputText.escape(target)): \(n) finding\(n == 1 ? "" : "s") recorded"
         if kept > 0 { line += ", \(kept) kept for files not checked in this run" }
-        Output.write(line + "\n")
+        Output.write(line + "\n", fd: destination == .standardOutput ? STDERR_FILENO : STDOUT_FILENO)
         return true
     }
 
@@ -145,9 +159,11 @@ struct ChangeValues {
         result.findings = applied.findings
         guard !applied.unmatched.isEmpty else { return }
         let n = applied.unmatched.count
-        var text = "entitlint: note: \(n) entr\(n == 1 ? "y" : "ies") of the baseline \(path) match\(n == 1 ? "es" : "") no finding any more; "
-        text += "prune with `entitlint lint --write-baseline \(path)`:\n"
-        for e in applied.unmatched { text += "  \(e.summary)\(e.count.map { " (×\($0))" } ?? "")\n" }
+        // The path and the entries come from inputs: each is escaped, so each entry stays one line.
+        let shown = OutputText.escape(path)
+        var text = "entitlint: note: \(n) entr\(n == 1 ? "y" : "ies") of the baseline \(shown) match\(n == 1 ? "es" : "") no finding any more; "
+        text += "prune with `entitlint lint --write-baseline \(shown)`:\n"
+        for e in applied.unmatched { text += "  \(OutputText.escape(e.summary))\(e.count.map { " (×\($0))" } ?? "")\n" }
         Output.write(text, fd: STDERR_FILENO)
     }
 }

@@ -105,7 +105,9 @@ struct FactValues {
         if let configPath {
             if config != nil, Paths.kind(configPath) != .file { throw CLIError("no such configuration file: \(configPath)") }
             do {
-                o.configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules())
+                let configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules())
+                try configuration.checkPathsInsideProject()
+                o.configuration = configuration
             } catch {
                 throw CLIError("bad configuration: \(error)")
             }
@@ -125,32 +127,56 @@ struct FactValues {
     }
 }
 
-/// An error that ends the run with exit status 2 and a message on standard error.
+/// An error that ends the run with exit status 2 and a message on standard error: one line per
+/// element of `lines`, each escaped (`Output.error`).
 struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
+    var lines: [String]
+    var description: String { lines.joined(separator: "\n") }
+    init(_ d: String) { lines = [d] }
+    init(lines: [String]) { self.lines = lines }
 }
 
 enum Output {
-    /// Writes everything with write(2); stops quietly when the reader went away (`| head -1`).
-    static func write(_ s: String, fd: Int32 = STDOUT_FILENO) {
-        var bytes = Array(s.utf8)
+    /// Writes `s` with write(2). Unless `commands` (the `github` format's workflow commands), a
+    /// line that would start with `::` has its first colon escaped, so no input can forge a
+    /// command (`OutputText.guardCommandLines`). Standard output whose reader went away
+    /// (`| head -1`) ends the writing quietly; any other failure to write standard output (a full
+    /// disk, an I/O error) is reported on standard error and ends the run with status 2, so a
+    /// truncated report is never mistaken for a complete one.
+    static func write(_ s: String, fd: Int32 = STDOUT_FILENO, commands: Bool = false) {
+        let text = commands ? s : OutputText.guardCommandLines(s)
+        writeBytes(Array(text.utf8), fd: fd)
+    }
+
+    /// `write`, for bytes that are not text (a plist as it is).
+    static func writeBytes(_ bytes: [UInt8], fd: Int32 = STDOUT_FILENO) {
+        guard let failure = writeAll(bytes, fd: fd) else { return }
+        if fd == STDOUT_FILENO && failure != EPIPE {
+            error("cannot write to standard output: \(String(cString: strerror(failure)))")
+            exit(2)
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; the errno of a failed write, nil when all were written.
+    static func writeAll(_ bytes: [UInt8], fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { raw in
+            let n = bytes.withUnsafeBytes { raw in
                 systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             offset += n
         }
-        bytes.removeAll()
+        return nil
     }
 
+    /// One message on standard error, `entitlint: ` first; everything in it is escaped
+    /// (`OutputText.escape`), so a message is always one line, whatever its values hold.
     static func error(_ s: String) {
-        write("entitlint: " + s + "\n", fd: STDERR_FILENO)
+        write("entitlint: " + OutputText.escape(s) + "\n", fd: STDERR_FILENO)
     }
 
     static var colourAllowed: Bool {
@@ -245,9 +271,11 @@ struct LintInvocation {
                             rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: options.configuration?.rules ?? [:]) : [],
                             paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
                             showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
-        Output.write(plan.console.render(report))
+        Output.write(plan.console.render(report), commands: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
-        do { try plan.writeFiles(report) } catch { throw CLIError(error.description) }
+        do {
+            try plan.writeFiles(report) { text, reporter in Output.write(text, commands: reporter is GitHubReporter) }
+        } catch { throw CLIError(lines: error.messages) }
         if result.findings.contains(where: { $0.severity >= failingLevel(options.configuration) }) {
             throw ExitCode(1)
         }
@@ -351,27 +379,47 @@ struct Lock: ParsableCommand {
     func run() throws {
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
+        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? "entitlint.lock"
+        // Refused before any work: only a regular file or nothing may be replaced (or a stream).
+        let destination: WriteDestination
+        do { destination = try FileReader.destination(path) } catch { throw CLIError("cannot write the lock file: \(error)") }
         let linter = Linter(rules: [])
         let result: LintResult
         do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
-        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? "entitlint.lock"
-        var lock = LockFile()
-        if Paths.kind(path) == .file {
-            do { lock = try LockFile.load(path: path) } catch { throw CLIError("\(error)") }
-        }
-        for unit in result.units {
-            let entry = LockFile.entry(for: unit)
-            if entry.defaultAccessGroup.contains("$(") {
-                Output.error("note: \(unit.name): the default group \"\(entry.defaultAccessGroup)\" is symbolic because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml)")
+        func merge(into lock: inout LockFile) {
+            for unit in result.units {
+                let entry = LockFile.entry(for: unit)
+                if entry.defaultAccessGroup.contains("$(") {
+                    Output.error("note: \(unit.name): the default group \"\(entry.defaultAccessGroup)\" is symbolic because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml)")
+                }
+                lock.units[unit.name] = entry
             }
-            lock.units[unit.name] = entry
         }
-        do { try FileReader.writeAtomically(lock.encoded(), to: path) } catch {
-            throw CLIError("cannot write the lock file: \(error)")
+        // Messages go to standard error when the lock itself goes to standard output.
+        let messages = destination == .standardOutput ? STDERR_FILENO : STDOUT_FILENO
+        if case .file = destination {
+            // Read, merge and write under a lock on the folder: concurrent runs take turns, and
+            // each keeps the entries the others wrote.
+            do {
+                try FileReader.withFolderLock(for: path) {
+                    var lock = LockFile()
+                    if Paths.kind(path) == .file {
+                        do { lock = try LockFile.load(path: path) } catch { throw CLIError("\(error)") }
+                    }
+                    merge(into: &lock)
+                    do { try FileReader.write(lock.encoded(), to: destination) } catch {
+                        throw CLIError("cannot write the lock file: \(error)")
+                    }
+                }
+            } catch let error as CLIError { throw error } catch { throw CLIError("cannot write the lock file: \(error)") }
+        } else {
+            var lock = LockFile()
+            merge(into: &lock)
+            if destination == .standardOutput { Output.writeBytes(lock.encoded()) }
         }
         let parseErrors = result.findings.filter { $0.rule == "parse-error" }
-        Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined())
-        Output.write("wrote \(path): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\n")
+        Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
+        Output.write("wrote \(OutputText.escape(path)): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\n", fd: messages)
         if !parseErrors.isEmpty { throw ExitCode(1) }
     }
 }
@@ -418,7 +466,7 @@ struct GenerateDocs: ParsableCommand {
                 throw CLIError("\(error)")
             }
         }
-        Output.write("wrote \(RuleRegistry.all.count) pages to \(directory)/\n")
+        Output.write("wrote \(RuleRegistry.all.count) pages to \(OutputText.escape(directory))/\n")
     }
 }
 

@@ -14,6 +14,6 @@ struct GenerateSchema: ParsableCommand {
         do { try FileReader.writeAtomically(ConfigurationSchema.json(rules: rules), to: path) } catch {
             throw CLIError("cannot write \(path): \(error)")
         }
-        Output.write("wrote \(path)\n")
+        Output.write("wrote \(OutputText.escape(path))\n")
     }
 }

@@ -27,6 +27,6 @@ struct Init: ParsableCommand {
             throw CLIError("cannot write \(target): \(error)")
         }
         let apps = found.entitlements.count, profiles = found.profiles.count
-        Output.write("wrote \(target): \(apps) app\(apps == 1 ? "" : "s"), \(profiles) profile\(profiles == 1 ? "" : "s"); review it, then run `entitlint lint`\n")
+        Output.write("wrote \(OutputText.escape(target)): \(apps) app\(apps == 1 ? "" : "s"), \(profiles) profile\(profiles == 1 ? "" : "s"); review it, then run `entitlint lint`\n")
     }
 }

@@ -37,7 +37,7 @@ struct Inspect: ParsableCommand {
             let data = try encoder.encode(inspection)
             Output.write(String(decoding: data, as: UTF8.self) + "\n")
         case "plist":
-            FileHandle.standardOutput.write(Data(inspection.plist))   // the bytes as they are (UTF-16, binary plists)
+            Output.writeBytes(inspection.plist)   // the bytes as they are (UTF-16, binary plists), as asked
         default:
             Output.write(Inspector.text(inspection))
         }

@@ -36,6 +36,6 @@ struct InstallHook: ParsableCommand {
         do { try FileReader.writeAtomically(Array(GitHook.script(executable: GitHook.currentExecutable()).utf8), to: path, mode: 0o755) } catch {
             throw CLIError("cannot write \(shown): \(error)")
         }
-        Output.write("wrote \(shown): `entitlint lint --staged` runs before each commit\n")
+        Output.write("wrote \(OutputText.escape(shown)): `entitlint lint --staged` runs before each commit\n")
     }
 }

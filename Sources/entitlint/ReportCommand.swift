@@ -26,18 +26,23 @@ struct ReportCommand: ParsableCommand {
         }
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
+        // Refused before any work: only a regular file or nothing may be replaced (or a stream).
+        var destination = WriteDestination.standardOutput
+        if let output {
+            do { destination = try FileReader.destination(output) } catch { throw CLIError("cannot write report \(output): \(error)") }
+        }
         let result: LintResult
         do { result = try Linter(rules: []).lint(options) } catch { throw CLIError(error.description) }
         for f in result.findings where f.rule == "parse-error" {
             Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
         }
         let text = fmt.render(AccessReport(units: result.units))
-        if let output {
-            do { try FileReader.writeAtomically(Array(text.utf8), to: output) } catch {
-                throw CLIError("cannot write report \(output): \(error)")
-            }
-        } else {
+        if destination == .standardOutput {
             Output.write(text)
+        } else {
+            do { try FileReader.write(Array(text.utf8), to: destination) } catch {
+                throw CLIError("cannot write report \(output ?? "-"): \(error)")
+            }
         }
     }
 }

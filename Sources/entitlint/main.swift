@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,11 +36,14 @@ do {
 } catch let code as ExitCode {
     exit(code.rawValue)
 } catch let error as CLIError {
-    Output.error(error.description)
+    for line in error.lines { Output.error(line) }
     exit(2)
 } catch {
     let code = Entitlint.exitCode(for: error)
-    let message = Entitlint.fullMessage(for: error)
+    // ArgumentParser's message may quote arguments: each of its lines is escaped, and no line
+    // may start with `::` (Output.write).
+    let message = Entitlint.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+        .map { OutputText.escape(String($0)) }.joined(separator: "\n")
     if code == .success {
         Output.write(message + "\n")
         exit(0)

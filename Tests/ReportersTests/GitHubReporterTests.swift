@@ -27,11 +27,12 @@ final class GitHubReporterTests: XCTestCase {
 
         let out = GitHubReporter().render(Report(findings: [ReportFixtures.duplicateKey, ReportFixtures.comment], files: 2, showSummary: false))
         XCTAssertEqual(out, """
-            ::warning file=My App/App Store.entitlements,line=4,col=2,title=entitlint%3A duplicate-key::key "a" is given again on line 9;%0D%0Asecond line\u{1}with a control character
+            ::warning file=My App/App Store.entitlements,line=4,col=2,title=entitlint%3A duplicate-key::key "a" is given again on line 9;%0D%0Asecond line\\u{1}with a control character
             ::notice file=Sub%3Adir%2Cx/A.entitlements,line=3,col=1,title=entitlint%3A comment-in-plist::XML comment "<!-- x -->" in an entitlements file
 
             """)
         XCTAssertEqual(out.split(separator: "\n").count, 2, "one line per finding, nothing else with --quiet")
+        XCTAssertFalse(out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "other control characters are shown as escapes")
     }
 
     func testPathsRelativeToTheRepositoryRoot() {

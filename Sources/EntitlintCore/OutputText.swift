@@ -1,0 +1,88 @@
+/// Making strings that come from inputs (values, keys, paths, file names, lock and baseline
+/// entries, configuration keys) safe to print for a person or a CI log.
+///
+/// `escape(_:)` is applied to each such string before it joins a line of human-readable output
+/// (the text formats, messages on standard error), so that no input can end a line, start a new
+/// one, move the cursor, recolour a terminal or reorder text: the result contains no control
+/// character at all. `guardCommandLines(_:)` is applied to whole texts at the output boundary:
+/// GitHub Actions reads any line of a log that starts with `::` as a workflow command, so no
+/// line Entitlint prints starts with `::` unless the `github` format wrote it on purpose.
+public enum OutputText {
+    /// Whether `u` is shown as an escape: C0 controls, DEL and C1 controls (which terminals act
+    /// on), the Unicode line and paragraph separators (which some readers break lines at), and
+    /// the bidirectional embedding, override and isolate controls (which reorder what is shown).
+    @inline(__always)
+    public static func isEscaped(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `s` with every escaped scalar written as a Swift-style escape: `\n`, `\r`, `\t`, else
+    /// `\u{1b}` (lower-case hex). Anything else, backslashes included, is kept as it is: the
+    /// guarantee is that no control character reaches the output, not that the text reads back.
+    public static func escape(_ s: String) -> String {
+        // Most strings hold nothing to escape: every byte that could start an escaped scalar in
+        // UTF-8 is below 0x20, 0x7F, 0xC2 (U+0080...U+00BF) or 0xE2 (U+2000...U+2FFF).
+        var clean = true
+        for b in s.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xE2 {
+            clean = false
+            break
+        }
+        if clean { return s }
+        var out = ""
+        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count + 8)
+        for u in s.unicodeScalars {
+            guard isEscaped(u) else { out.unicodeScalars.append(u); continue }
+            switch u {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out += "\\u{" + String(u.value, radix: 16) + "}"
+            }
+        }
+        return out
+    }
+
+    /// `escape(s)`, and when the result would begin with `::` (a string printed at the start of
+    /// a line), its first colon is written `\u{3a}`.
+    public static func lineStart(_ s: String) -> String {
+        let e = escape(s)
+        return e.utf8.starts(with: "::".utf8) ? "\\u{3a}" + e.dropFirst() : e
+    }
+
+    /// `text` with the first colon of every line that starts with `::` written `\u{3a}`. Lines
+    /// end at LF or CR (the GitHub runner splits at either). Text without such a line is returned
+    /// as it is.
+    public static func guardCommandLines(_ text: String) -> String {
+        let bytes = text.utf8
+        var atLineStart = true
+        var previousColonAtStart = false
+        var found = false
+        for b in bytes {
+            if previousColonAtStart && b == UInt8(ascii: ":") { found = true; break }
+            previousColonAtStart = atLineStart && b == UInt8(ascii: ":")
+            atLineStart = b == 0x0A || b == 0x0D
+        }
+        guard found else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        let array = Array(bytes)
+        var i = 0
+        var lineStart = true
+        while i < array.count {
+            let b = array[i]
+            if lineStart, b == UInt8(ascii: ":"), i + 1 < array.count, array[i + 1] == UInt8(ascii: ":") {
+                out.append(contentsOf: Array("\\u{3a}".utf8))
+                i += 1
+                lineStart = false
+                continue
+            }
+            out.append(b)
+            lineStart = b == 0x0A || b == 0x0D
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
