@@ -14,7 +14,8 @@ struct APSEnvironmentMismatchRule: Rule {
         environment gets push tokens from the wrong APNs server. In a source entitlements file `development` with a \
         distribution profile is normal (Xcode writes `production` when it exports for distribution), so there only \
         an unknown value, or `production` with a development profile, is reported; in a built app the signed value \
-        must equal the embedded profile's.
+        must equal the embedded profile's. A source value that differs only in case (`Production`, seen in shipping \
+        apps, DOMAIN.md section 6) is a warning: Xcode signs with the profile's value.
         """,
         triggering: [
             RuleExample("<key>aps-environment</key>\n↓<string>production</string>",
@@ -28,6 +29,8 @@ struct APSEnvironmentMismatchRule: Rule {
                         comment: "A built app signed with `development` and an App Store profile.",
                         built: RuleExample.Built()),
             RuleExample("<key>aps-environment</key>\n↓<string>prod</string>", bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
+            RuleExample("<key>aps-environment</key>\n↓<string>Production</string>", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "Only the case differs (a warning in a source file: Xcode writes the profile's value when it signs)."),
         ],
         nonTriggering: [
             RuleExample("<key>aps-environment</key>\n<string>development</string>",
@@ -49,6 +52,14 @@ struct APSEnvironmentMismatchRule: Rule {
         guard e.isConcrete else { return [] }
         let value = e.text
         let at = context.located(node.location)
+        if !Self.values.contains(value), Self.values.contains(value.lowercased()), context.unit.artifact == nil {
+            // Only the case differs, in a source file: Xcode writes the profile's value when it
+            // signs and exports, so Xcode builds work; a tool that signs the file as written does not.
+            var f = finding("\(key) is \"\(value)\": the documented value is \"\(value.lowercased())\". Xcode writes the profile's value when it signs, so Xcode builds work, but a tool that signs this file as written would embed \"\(value)\"; write \"\(value.lowercased())\"",
+                            in: context, at: at, keyPath: key)
+            f.severity = .warning
+            return [f]
+        }
         guard Self.values.contains(value) else {
             return [finding("\(key) is \"\(value)\": the push environment must be \"development\" or \"production\"", in: context, at: at, keyPath: key)]
         }
