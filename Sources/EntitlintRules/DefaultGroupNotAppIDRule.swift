@@ -16,7 +16,8 @@ struct DefaultGroupNotAppIDRule: Rule {
         It is a note, and says nothing once a lock file records the unit's default: an app that has shipped with a \
         shared group first has its users' items there, and reordering it now would itself move the default \
         (section 4). The advice is to lock the current default (a later change is then `default-group-drift`), or, \
-        for an app not yet shipped, to put its own ID first.
+        for an app not yet shipped, to put its own ID first. An extension embedded in a project's app is left to \
+        its host's note (and to `inconsistent-default-group`).
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
@@ -51,6 +52,9 @@ struct DefaultGroupNotAppIDRule: Rule {
         if first.value.isBlank || first.value.containsASCII("*") { return [] }
         // An extension that puts its host app's ID first shares the host's default (inconsistent-default-group).
         if let host = context.unit.origin?.hostBundleID, firstValue == context.expand("$(AppIdentifierPrefix)" + host).text { return [] }
+        // An extension of a project target follows its host: the note on the host covers the
+        // family, and a default that differs from the host's is inconsistent-default-group's.
+        if context.unit.origin?.hostTarget != nil { return [] }
         // A lock entry records the default deliberately: a change from it is default-group-drift.
         if let lock = context.lock, lock.units[context.unit.name] != nil { return [] }
         return [finding("the default access group is the shared group \"\(first.value)\", not the app's own ID: items saved without kSecAttrAccessGroup go there. If the app has shipped this way, keep it (reordering would move its users' items out of reach) and record it with `entitlint lock`, so that a later change is reported; for an app not yet shipped, put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",

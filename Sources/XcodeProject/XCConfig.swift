@@ -23,8 +23,10 @@ final class XCConfigLoader: @unchecked Sendable {
     /// Absolute path -> itself and every file it includes, transitively.
     private var fileSets: [String: Set<String>] = [:]
     private var problemKeys = Set<ProjectProblem>()
-    /// Missing files already reported as expected (one note per file, however often it is named).
+    /// Missing files already recorded as expected (one record per file, however often it is named).
     private var explainedMissing = Set<String>()
+    /// The expected missing files, in the order first named: reported as notes, one per reason.
+    private(set) var expectedMissing: [ExpectedMissing] = []
     /// The folder of the project being read: an `#include` that is not found beside the including
     /// file is looked for there, as Xcode does (element-ios's `Riot/Common.xcconfig` includes
     /// `Config/AppIdentifiers.xcconfig`, a path from the project folder).
@@ -88,8 +90,7 @@ final class XCConfigLoader: @unchecked Sendable {
             }
             if why == .missing, let reason = MissingFileReason.explain(path, files: files) {
                 if explainedMissing.insert(abs).inserted {
-                    report(ProjectProblem(file: referrer, location: reference.location,
-                                          message: "\(shown) is not here: \(reason). Until it is, the settings it could give are taken as unset (such files rarely set signing settings)", severity: .note))
+                    expectedMissing.append(ExpectedMissing(shown: shown, referrer: referrer, location: reference.location, reason: reason))
                 }
                 return []
             }
@@ -166,5 +167,43 @@ final class XCConfigLoader: @unchecked Sendable {
         cache[abs] = out
         fileSets[abs] = includes
         return out
+    }
+}
+
+/// A file a project names that a fresh clone is expected to lack (`MissingFileReason`).
+struct ExpectedMissing {
+    var shown: String
+    var referrer: String
+    var location: SourceLocation
+    var reason: String
+    /// Whether the settings the file could give were taken as unset (an xcconfig), or nothing is
+    /// lost (a project a workspace names).
+    var settings = true
+
+    /// One note for the missing files that share a reason (a `pod install` not yet run leaves a
+    /// dozen xcconfigs missing: one cause, one finding), at the first reference.
+    static func notes(_ all: [ExpectedMissing]) -> [ProjectProblem] {
+        var order: [String] = []
+        var groups: [String: [ExpectedMissing]] = [:]
+        for m in all {
+            if groups[m.reason] == nil { order.append(m.reason) }
+            groups[m.reason, default: []].append(m)
+        }
+        return order.map { reason in
+            let g = groups[reason]!
+            let first = g[0]
+            let unset = g.contains { $0.settings }
+                ? ". Until \(g.count == 1 ? "it is" : "they are"), the settings \(g.count == 1 ? "it" : "they") could give are taken as unset (such files rarely set signing settings)"
+                : ""
+            let what: String
+            if g.count == 1 {
+                what = "\(first.shown) is not here, as expected of a fresh clone: \(reason)"
+            } else {
+                let named = g.prefix(2).map(\.shown).joined(separator: ", ")
+                let more = g.count > 2 ? " and \(g.count - 2) more" : ""
+                what = "\(g.count) files are not here, as expected of a fresh clone: \(reason) (\(named)\(more))"
+            }
+            return ProjectProblem(file: first.referrer, location: first.location, message: what + unset, severity: .note)
+        }
     }
 }

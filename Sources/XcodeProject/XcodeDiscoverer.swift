@@ -62,6 +62,8 @@ struct DiscoverySession {
     /// Project files read, as shown, per project (counted only when the project has units in scope).
     var readFiles: [String: [String]] = [:]
     var ancestorCache: [String: [String]] = [:]
+    /// Projects that workspaces name and a fresh clone is expected to lack.
+    var expectedMissing: [ExpectedMissing] = []
     /// Absolute paths of entitlements files that some build setting of a project names.
     var mentioned = Set<String>()
     var boundaryCache: [String: String] = [:]
@@ -240,8 +242,8 @@ struct DiscoverySession {
             for ref in workspace.projects {
                 if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
                     if files.kind(ref.path) == .missing, let reason = MissingFileReason.explain(ref.path, files: files) {
-                        problems.append(ProjectProblem(file: workspace.file, location: ref.location,
-                                                       message: "the workspace names \(files.shown(ref.path)), which is not here: \(reason)", severity: .note))
+                        expectedMissing.append(ExpectedMissing(shown: files.shown(ref.path), referrer: workspace.file, location: ref.location,
+                                                               reason: reason, settings: false))
                     } else {
                         problems.append(ProjectProblem(file: workspace.file, location: ref.location,
                                                        message: "the workspace names \(files.shown(ref.path)), which is not an Xcode project here (no project.pbxproj)"))
@@ -320,7 +322,7 @@ struct DiscoverySession {
         var counts: [String: Set<String>] = [:]
         for u in units { counts[u.unit.name, default: []].insert(u.unit.origin.projectFile) }
         var seenProblems = Set<ProjectProblem>()
-        let allProblems = problems + xcconfigs.problems
+        let allProblems = problems + xcconfigs.problems + ExpectedMissing.notes(expectedMissing + xcconfigs.expectedMissing)
         for p in allProblems where seenProblems.insert(p).inserted {
             d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
