@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads built products into signing units (issue 5, parts 1 and 2): an `.app` folder (iOS layout,
+/// Reads built products into signing units: an `.app` folder (iOS layout,
 /// or macOS `Contents/`), an `.xcarchive` (`Products/Applications/*.app`), an `.ipa` (a zip with
 /// `Payload/*.app`), or a Mach-O binary. Every bundle, nested ones included (`PlugIns/*.appex`,
 /// `Extensions/*.appex`, `Watch/*.app`, `AppClips/*.app`; on macOS under `Contents/`, plus

@@ -2,7 +2,7 @@ public import EntitlintCore
 public import PropertyList
 import Provisioning
 
-/// `entitlint inspect FILE` (issue 5, part 4): what a profile, an entitlements file, a Mach-O, an
+/// `entitlint inspect FILE`: what a profile, an entitlements file, a Mach-O, an
 /// `.app`, an `.xcarchive` or an `.ipa` holds, decoded, as a readable summary, as JSON, or as
 /// the plist itself (what `security cms -D -i` prints for a profile, and `codesign -d
 /// --entitlements :-` for a binary, on a Mac).

@@ -76,7 +76,7 @@ public struct Discovery: Sendable {
 }
 
 extension LintOptions {
-    /// The standard folders Xcode keeps profiles in, when they exist (issue 3, part 3).
+    /// The standard folders Xcode keeps profiles in, when they exist.
     public static func standardProfileFolders() -> [String] {
         guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return [] }
         return ["\(home)/Library/MobileDevice/Provisioning Profiles", "\(home)/Library/Developer/Xcode/UserData/Provisioning Profiles"]

@@ -5,7 +5,7 @@ import Glibc
 #endif
 public import PropertyList
 
-/// The limits of one run (issue 6, part 4) and how a message tells the user to raise them.
+/// The limits of one run and how a message tells the user to raise them.
 ///
 /// Per file (`PlistLimits`): size in bytes (`max-file-size`), nesting depth (`max-depth`), values
 /// per document (`max-elements`). Per run: bytes read from entitlements files, plists and

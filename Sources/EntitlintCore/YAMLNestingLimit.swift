@@ -1,6 +1,6 @@
 /// A cheap upper bound of how deeply YAML text nests, checked before Yams reads it: Yams builds
 /// its node tree recursively, so `[[[[...` (a few hundred KB of it) in `.entitlint.yml`
-/// overflowed the stack and crashed the linter (found by fuzzing, issue 6).
+/// overflowed the stack and crashed the linter (found by fuzzing).
 ///
 /// The bound is the number of open block levels (an indentation stack, plus compact `- ` and `? `
 /// indicators) plus the open flow collections (`[`, `{`). Quoted scalars (started where a scalar

@@ -18,7 +18,7 @@ public enum RuleRegistry {
         DuplicateAccessGroupRule(),
         TokenGroupClaimedRule(),
         CommentInPlistRule(),
-        // Profiles in depth and built products (issue 5).
+        // Profiles in depth and built products.
         ProfileExpiredRule(),
         ProfileExpiringRule(),
         CertificateExpiredRule(),
@@ -32,7 +32,7 @@ public enum RuleRegistry {
         ProfileDERMismatchRule(),
         MacOSRestrictedWithoutProfileRule(),
         XMLDEREntitlementsMismatchRule(),
-        // Xcode projects: sharing across targets (issue 3).
+        // Xcode projects: sharing across targets.
         SharedGroupSingleMemberRule(),
         TeamMismatchAcrossTargetsRule(),
         AppGroupFormatRule(),

@@ -1,7 +1,7 @@
 import Foundation
 public import EntitlintCore
 
-/// `entitlint report`: the family of apps as the keychain sees it (issue 3, part 5). For every unit,
+/// `entitlint report`: the family of apps as the keychain sees it. For every unit,
 /// its bundle ID, team, profile (or why none), and its ordered access-group list with the default
 /// marked and where each entry came from; then the sharing matrix, groups x units, app groups apart
 /// from keychain groups. Built from the units of a run; renderers (text, markdown, json, dot,

@@ -46,7 +46,7 @@ final class EntitlementsCache: @unchecked Sendable {
     }
 }
 
-/// The settings Entitlint reads for every unit (issue 3, part 2).
+/// The settings Entitlint reads for every unit.
 enum KeySetting {
     static let bundleID = "PRODUCT_BUNDLE_IDENTIFIER"
     static let team = "DEVELOPMENT_TEAM"

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Finds the Xcode projects (`*.xcodeproj`), workspaces (`*.xcworkspace`) and XcodeGen specs
-/// (`project.yml`) of a run and forms the units of every target and configuration (issue 3, part 6):
+/// (`project.yml`) of a run and forms the units of every target and configuration:
 ///
 /// - a folder is searched for them (skipping the folders the core skips, and what `.gitignore`
 ///   ignores), and all their units are linted;

@@ -4,7 +4,7 @@ import PropertyList
 import Yams
 
 /// XcodeGen project specs (`project.yml`; XcodeGen's `Docs/ProjectSpec.md`), read into the same
-/// units as Xcode projects (issue 3, part 7):
+/// units as Xcode projects:
 ///
 /// - `name`, `include` (other specs merged first: dictionaries merged, lists appended, `KEY:REPLACE`
 ///   replaces), `options.bundleIdPrefix` (a target without `PRODUCT_BUNDLE_IDENTIFIER` at any level

@@ -3,7 +3,7 @@ import EntitlintCore
 import EntitlintRules
 import Reporters
 
-/// `entitlint report`: the access groups of every unit and who shares what (issue 3, part 5).
+/// `entitlint report`: the access groups of every unit and who shares what.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",

@@ -5,7 +5,7 @@ import PropertyList
 import XCTest
 @testable import Artifacts
 
-/// `.app`, `.xcarchive` and `.ipa` products linted end to end (issue 5, parts 2, 5 and 6).
+/// `.app`, `.xcarchive` and `.ipa` products linted end to end.
 final class BundleTests: XCTestCase {
     static let today = PlistDate(year: 2026, month: 6, day: 1, hour: 0, minute: 0, second: 0)
 

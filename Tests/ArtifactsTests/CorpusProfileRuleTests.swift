@@ -5,7 +5,7 @@ import PropertyList
 import Provisioning
 import XCTest
 
-/// The profile rules on the real profiles of `../shared/corpus/profiles` (issue 5, part 5):
+/// The profile rules on the real profiles of `../shared/corpus/profiles`:
 /// expired and App Store ones, the development ones, the prefix != team ones, DER copies.
 final class CorpusProfileRuleTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,7 @@ import PropertyList
 import XCTest
 import ZIPFoundation
 
-/// Small writers for the built products the tests lint (issue 5, part 5): DER entitlements,
+/// Small writers for the built products the tests lint: DER entitlements,
 /// Mach-O files (thin, fat, signed or not, simulator section), `.app` folders and `.ipa` zips.
 /// Nothing from Apple's toolchain is needed; layouts follow `<mach-o/loader.h>`, `<mach-o/fat.h>`
 /// and the SuperBlob of DOMAIN.md section 7.

@@ -4,7 +4,7 @@ import PropertyList
 import XCTest
 @testable import Artifacts
 
-/// `entitlint inspect` (issue 5, part 4), through `Inspector`.
+/// `entitlint inspect`, through `Inspector`.
 final class InspectTests: XCTestCase {
     static let today = PlistDate(year: 2026, month: 6, day: 1, hour: 0, minute: 0, second: 0)
 

@@ -4,7 +4,7 @@ import Provisioning
 import XCTest
 @testable import Artifacts
 
-/// The Mach-O reader on files the writers build (issue 5, parts 1, 5 and 6).
+/// The Mach-O reader on files the writers build.
 final class MachOReaderTests: XCTestCase {
     static let entitlements = Plist.xml("<key>application-identifier</key><string>ABCDE12345.com.example.App</string><key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App</string></array><key>get-task-allow</key><false/>")
     static var der: [UInt8] { DERWriter.entitlements(Plist.parse("<key>application-identifier</key><string>ABCDE12345.com.example.App</string><key>keychain-access-groups</key><array><string>ABCDE12345.com.example.App</string></array><key>get-task-allow</key><false/>")) }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `entitlint inspect` and the profile rules through the command line (issue 5, parts 3 and 4).
+/// `entitlint inspect` and the profile rules through the command line.
 final class ProfileCommandTests: XCTestCase {
     static let family = CLI.packageRoot.appendingPathComponent("Examples/family")
 

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `--report`, the machine formats end to end, and the console habits of issue 4 part 6:
+/// `--report`, the machine formats end to end, and the console habits users expect:
 /// `--fail-on`, `--quiet`, `--color`, standard input.
 final class ReportOptionsTests: XCTestCase {
     static let wildcard = CLI.entitlements(["$(AppIdentifierPrefix)*"])

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `lint` and `report` on Xcode projects, through the built CLI (issue 3).
+/// `lint` and `report` on Xcode projects, through the built CLI.
 final class XcodeProjectCLITests: XCTestCase {
     var appSuite: URL { CLI.packageRoot.appendingPathComponent("Examples/AppSuite") }
 

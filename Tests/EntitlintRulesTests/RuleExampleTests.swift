@@ -13,12 +13,12 @@ final class RuleExampleTests: XCTestCase {
             "default-group-drift", "group-missing-from-profile", "non-string-access-group", "unresolved-variable",
             "double-prefix", "default-group-not-app-id", "duplicate-key", "duplicate-access-group", "token-group-claimed",
             "comment-in-plist",
-            // Profiles in depth and built products (issue 5).
+            // Profiles in depth and built products.
             "profile-expired", "profile-expiring", "certificate-expired", "entitlement-not-in-profile",
             "entitlement-value-mismatch", "profile-app-id-mismatch", "get-task-allow-in-distribution",
             "aps-environment-mismatch", "app-clip-access-groups", "der-unencodable-value", "profile-der-mismatch",
             "macos-restricted-without-profile", "xml-der-entitlements-mismatch",
-            // Xcode projects: sharing across targets (issue 3).
+            // Xcode projects: sharing across targets.
             "shared-group-single-member", "team-mismatch-across-targets", "app-group-format", "inconsistent-default-group",
             // Xcode projects as Xcode reads them.
             "empty-setting-in-group", "unused-entitlements-file",

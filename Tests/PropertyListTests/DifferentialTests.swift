@@ -4,7 +4,7 @@ import XCTest
 
 /// The reader against Foundation's `PropertyListSerialization` (CoreFoundation's parser, the one
 /// Apple's tools use) on inputs where they once disagreed, found by the differential test
-/// (`Scripts/differential.sh`, issue 6). Each case runs live against Foundation: the reader must
+/// (`Scripts/differential.sh`). Each case runs live against Foundation: the reader must
 /// give the same value, or reject when Foundation rejects. Cases where Entitlint is deliberately
 /// stricter are in `testDeliberatelyStricterThanCoreFoundation`, with the section of
 /// `Tests/Fuzz/DIFFERENCES.md` that explains them.

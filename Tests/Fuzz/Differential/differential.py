@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test of Entitlint's plist reader (issue 6, part 2).
+"""Differential test of Entitlint's plist reader.
 
 Each input is read by three parsers:
   E  Entitlint's reader (PropertyListReader.parse), through the PlistDifferential tool;

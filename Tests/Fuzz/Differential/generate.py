@@ -1,4 +1,4 @@
-"""Generated and mutated property lists for the differential test (issue 6, part 2).
+"""Generated and mutated property lists for the differential test.
 
 `valid_cases(rng, n)` makes well-formed plists with every element type, written with the odd but
 legal variations real files and tools produce: with or without the XML declaration, the DOCTYPE
