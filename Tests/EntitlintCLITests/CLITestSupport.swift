@@ -32,6 +32,11 @@ enum CLI {
         env["ENTITLINT_NOW"] = "2026-06-01"
         for (k, v) in environment { env[k] = v }
         p.environment = env
+        return try capture(p)
+    }
+
+    /// Runs `p` to its end and returns its status and output.
+    static func capture(_ p: Process) throws -> Result {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -40,6 +45,19 @@ enum CLI {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs git in `dir` with a fixed default branch, no commit signing and `environment` added.
+    @discardableResult
+    static func git(_ args: [String], in dir: URL, environment: [String: String]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"] + args
+        p.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        return try capture(p)
     }
 
     /// A fresh temporary folder, removed by the test's teardown.

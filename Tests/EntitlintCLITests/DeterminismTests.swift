@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 6, part 6: the same inputs give byte-identical reports whatever the order the files were
+/// The same inputs give byte-identical reports whatever the order the files were
 /// written to disk in (and so the order `readdir` returns them) and whatever the number of threads.
 final class DeterminismTests: XCTestCase {
     func testCorpusReportsAreByteIdenticalAcrossDiskOrderAndThreads() throws {

@@ -10,21 +10,7 @@ final class GitTests: XCTestCase {
 
     @discardableResult
     func git(_ args: [String], in dir: URL, check: Bool = true) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"] + args
-        p.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in Self.environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let r = CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let r = try CLI.git(args, in: dir, environment: Self.environment)
         if check && r.status != 0 { XCTFail("git \(args.joined(separator: " ")) failed: \(r.stderr)") }
         return r
     }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 6, part 3 (the file-system attacks) and part 5 (two writers on one lock file): the built
+/// File-system attacks and two writers on one lock file: the built
 /// `entitlint` is run on each, with a watchdog. Each must end within bounded time with a finding
 /// or a clear error naming the file, lint the other files of the run, and write nothing.
 final class HostileFileSystemTests: XCTestCase {
@@ -176,7 +176,7 @@ final class HostileFileSystemTests: XCTestCase {
         XCTAssertLessThan(usage.ru_maxrss, 512 * 1024, "peak resident memory of a child: \(usage.ru_maxrss) KiB")
     }
 
-    /// Issue 6, part 5: two `entitlint lock` runs writing the same lock file at once leave one
+    /// Two `entitlint lock` runs writing the same lock file at once leave one
     /// valid file (each writes a temporary file and renames it), and no temporary file behind.
     func testTwoWritersOnOneLockFileLeaveOneValidFile() throws {
         let dir = try CLI.temporaryDirectory(self)
@@ -208,7 +208,7 @@ final class HostileFileSystemTests: XCTestCase {
             XCTAssertEqual(leftovers, [], "round \(round)")
         }
     }
-    /// Issue 6, part 5: a run killed at any moment never leaves a half-written report or lock
+    /// A run killed at any moment never leaves a half-written report or lock
     /// file: each holds the old content or a complete new one (temporary file, then rename).
     func testKilledRunsNeverLeaveHalfWrittenReports() throws {
         let dir = try CLI.temporaryDirectory(self)

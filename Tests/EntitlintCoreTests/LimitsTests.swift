@@ -4,7 +4,7 @@ import XCTest
 import EntitlintRules
 import PropertyList
 
-/// Issue 6, parts 3 and 4: inputs past a limit (file size, nesting depth, values per document,
+/// Inputs past a limit (file size, nesting depth, values per document,
 /// bytes per run) are findings that name the limit and how to raise it; raised limits are honoured;
 /// and the run's byte budget cuts the same files whatever the threads do.
 final class LimitsTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PropertyList
 
-/// Issue 6, part 3: attacks on the XML plist reader not covered by name elsewhere
+/// Attacks on the XML plist reader not covered by name elsewhere
 /// (XMLPlistReaderTests has external entities, billion laughs, 100,000-deep nesting, invalid
 /// UTF-8 and NUL bytes; LimitsTests in EntitlintCoreTests the 64 MiB string and the
 /// 10-million-element array). Each is refused or read as CoreFoundation reads it, quickly.

@@ -174,7 +174,7 @@ final class CorpusProfileTests: XCTestCase {
     }
 }
 
-/// Issue 6, part 3: a real profile truncated at every byte is refused with a clear error each time.
+/// A real profile truncated at every byte is refused with a clear error each time.
 final class TruncatedRealProfileTests: XCTestCase {
     func testTruncationAtEveryByteOfARealProfile() throws {
         let dir = CorpusProfileTests.profilesDirectory

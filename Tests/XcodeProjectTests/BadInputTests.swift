@@ -3,7 +3,7 @@ import EntitlintCore
 import PropertyList
 @testable import XcodeProject
 
-/// Issue 3, part 9: each damaged input is a clear finding naming the file and line, and the rest of
+/// Each damaged input is a clear finding naming the file and line, and the rest of
 /// the project (and the run) is still linted.
 final class BadInputTests: XCTestCase {
     /// A folder with a good project `Good` (one app) and whatever `broken` writes.
