@@ -13,6 +13,20 @@ public struct CheckSettings: Sendable, Hashable {
     public var now: PlistDate
     /// `profile-expiring` reports a profile that expires within this many days (default 30).
     public var expiringWithinDays: Int
+    /// Groups shared with apps outside the project (the configuration's `external-groups`), as
+    /// written or expanded; a trailing `*` matches any rest.
+    public var externalGroups: [String] = []
+
+    /// Whether `entry` is a group the configuration says is shared outside the project.
+    public func isExternal(value: String, raw: String) -> Bool {
+        externalGroups.contains { pattern in
+            if pattern.hasSuffix("*") {
+                let stem = pattern.dropLast()
+                return value.hasPrefix(stem) || raw.hasPrefix(stem)
+            }
+            return value == pattern || raw == pattern
+        }
+    }
 
     public init(now: PlistDate = CheckSettings.currentDate(), expiringWithinDays: Int = 30) {
         self.now = now

@@ -19,6 +19,7 @@ import Darwin
 ///   comment-in-plist: off
 ///   default-group-not-app-id: error
 /// exclude: ["Tests/**", "*.xcent"]
+/// external-groups: ["$(AppIdentifierPrefix)com.vendor.sso"]   # shared with apps outside the project
 /// lock: entitlint.lock
 /// variables:                    # values for custom build variables used in entitlements
 ///   BUNDLE_ID_PREFIX: com.example
@@ -58,9 +59,12 @@ public struct Configuration: Sendable, Hashable {
     public var failOn: Severity?
     /// `limits: {max-file-size: N, max-depth: N, max-elements: N, max-total-bytes: N}` (RunLimits).
     public var limits: [String: Int] = [:]
+    /// Groups shared with apps outside the project (`external-groups`): a trailing `*` matches any rest.
+    public var externalGroups: [String] = []
 
     /// The top-level keys, in the order the README documents them.
-    public static let knownKeys = ["team", "apps", "rules", "exclude", "lock", "variables", "profiles", "baseline", "fail-on", "limits"]
+    public static let knownKeys = ["team", "apps", "rules", "exclude", "external-groups", "lock", "variables", "profiles", "baseline",
+                                   "fail-on", "limits"]
     /// The keys of an `apps` entry.
     public static let knownAppKeys = ["name", "entitlements", "bundle-id", "profile", "team"]
 
@@ -136,6 +140,8 @@ public struct Configuration: Sendable, Hashable {
                 config.exclude = try strings(v, key, "globs").map(Glob.init)
             case "profiles":
                 config.profiles = try strings(v, key, "folders or files of provisioning profiles")
+            case "external-groups":
+                config.externalGroups = try strings(v, key, "keychain access groups or app groups")
             case "baseline":
                 config.baseline = try string(v, key)
             case "fail-on":
@@ -234,6 +240,18 @@ public struct Configuration: Sendable, Hashable {
     public var baseDirectory: String { path.map(Paths.directoryName) ?? "." }
 
     /// A path from the file, made usable from the current folder.
+    /// Whether `exclude` leaves out `path` (as given or absolute). Globs are matched against the
+    /// path relative to the configuration's folder, so they mean the same files whatever folder
+    /// Entitlint runs from (a hook at the repository's root, a configuration in `ios/`).
+    public func excludes(_ path: String, cwd: String) -> Bool {
+        guard !exclude.isEmpty else { return false }
+        let abs = Paths.absolute(path, cwd: cwd)
+        let base = Paths.absolute(baseDirectory, cwd: cwd)
+        let relative = abs.hasPrefix(base == "/" ? "/" : base + "/") ? String(abs.dropFirst(base == "/" ? 1 : base.utf8.count + 1))
+                                                                    : Paths.display(path, cwd: cwd)
+        return exclude.contains { $0.matches(relative) }
+    }
+
     public func resolve(_ p: String) -> String {
         if p.hasPrefix("/") { return p }
         let base = baseDirectory

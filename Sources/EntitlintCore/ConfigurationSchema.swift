@@ -134,10 +134,15 @@ public enum ConfigurationSchema {
             "apps": apps,
             "rules": ruleSettings,
             "exclude": .strings("""
-                Globs (*, **, ?) of files not to lint, matched against paths relative to the current folder; a glob \
-                without / matches the file name. They apply to files named on the command line too.
+                Globs (*, **, ?) of files not to lint, matched against paths relative to the configuration's folder; a \
+                glob without / matches the file name. They apply to files named on the command line too.
                 """),
-            "lock": .string("The lock file of default access groups (entitlint lock writes it)."),
+            "external-groups": .strings("""
+                Keychain access groups and app groups shared with apps outside this project (another repository of the \
+                team, a vendor's single sign-on group), as written in the entitlements or expanded; a trailing * matches \
+                any rest. shared-group-single-member never reports them.
+                """),
+            "lock": .string("The lock file of default access groups (entitlint lock writes it; default: entitlint.lock beside the configuration)."),
             "variables": variables,
             "profiles": .strings("Folders (searched for *.mobileprovision and *.provisionprofile) or files of provisioning profiles to pair with the units."),
             "baseline": .string("Baseline file of known findings, hidden from reports (entitlint lint --write-baseline FILE writes it)."),

@@ -51,6 +51,25 @@ public struct LintResult: Sendable {
     public var profiles: [ProfileFile]
     /// Every file checked, as shown in findings.
     public var paths: [String] = []
+
+    public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = []) {
+        self.findings = findings
+        self.files = files
+        self.units = units
+        self.profiles = profiles
+        self.paths = paths
+    }
+}
+
+extension LintResult {
+    /// Adds the result of another part of the run (paths linted with another configuration).
+    public mutating func merge(_ other: LintResult) {
+        findings = (findings + other.findings).sorted()
+        files += other.files
+        units += other.units
+        profiles += other.profiles
+        paths += other.paths
+    }
 }
 
 public struct UsageError: Error, CustomStringConvertible, Sendable {
@@ -173,7 +192,7 @@ public struct Linter: Sendable {
             seen.reserveCapacity(files.count)
             for f in files { seen.insert(Paths.absolute(f, cwd: cwd)) }
         }
-        let excludes = options.configuration?.exclude ?? []
+        let config = options.configuration
         for path in options.paths {
             switch options.kind(path) {
             case .missing:
@@ -183,9 +202,7 @@ public struct Linter: Sendable {
                     // Project files too when projects are discovered (one walk: ProjectUnits.swift).
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions)
                             || (options.discoverer != nil && Linter.isProjectMarker(p)) else { return false }
-                    guard !excludes.isEmpty else { return true }
-                    let shown = Paths.display(p, cwd: cwd)
-                    return !excludes.contains { $0.matches(shown) }
+                    return !(config?.excludes(p, cwd: cwd) ?? false)
                 }
                 if files.isEmpty && !deduplicating {
                     files = found
@@ -196,7 +213,7 @@ public struct Linter: Sendable {
             case .file, .other:
                 // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
                 // every changed file. Xcode project files are not read yet.
-                guard !Self.isProjectFile(path), !excludes.contains(where: { $0.matches(Paths.display(path, cwd: cwd)) }) else { continue }
+                guard !Self.isProjectFile(path), !(config?.excludes(path, cwd: cwd) ?? false) else { continue }
                 if files.isEmpty && !deduplicating {
                     files = [path]
                 } else {
@@ -357,6 +374,12 @@ public struct Linter: Sendable {
         }
     }
 
+    /// The lock file when neither `--lock` nor the configuration's `lock:` names one:
+    /// `entitlint.lock` beside the configuration, else in the current folder.
+    public static func defaultLockPath(_ configuration: Configuration?) -> String {
+        configuration?.resolve("entitlint.lock") ?? "entitlint.lock"
+    }
+
     static func loadLock(_ options: LintOptions) throws -> LockFile? {
         guard options.readLock else { return nil }
         if let lock = options.lock { return lock }
@@ -365,7 +388,8 @@ public struct Linter: Sendable {
             let resolved = c.resolve(p)
             return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
         }
-        if Paths.kind("entitlint.lock") == .file { return try LockFile.load(path: "entitlint.lock") }
+        let standard = Self.defaultLockPath(options.configuration)
+        if Paths.kind(standard) == .file { return try LockFile.load(path: standard) }
         return nil
     }
 

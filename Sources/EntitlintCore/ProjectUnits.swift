@@ -34,6 +34,9 @@ public struct DiscoveredUnit: Sendable {
     /// False for units that are only context for project rules (the other targets of a project
     /// when the run named one file of it): they are not linted, and findings about them are dropped.
     public var inScope: Bool
+    /// The app family the unit belongs to: the workspace that names its project, else the project
+    /// (or XcodeGen spec) itself, as an absolute path. Project rules compare the units of one family.
+    public var family = ""
 
     public init(name: String, entitlementsPath: String?, shownPath: String, document: PlistDocument, bundleID: Fact<String>?,
                 teamID: Fact<String>?, platform: Platform, origin: UnitOrigin, variables: [String: String], inScope: Bool) {
@@ -66,6 +69,18 @@ public struct Discovery: Sendable {
     /// Absolute paths of entitlements files a project's build settings name as a choice (a
     /// variant picked by another setting): not unused, though no configuration read chose them.
     public var mentioned: Set<String> = []
+    /// The folder of each project, workspace and spec read (absolute) and its family: a loose
+    /// entitlements file belongs to the family of the deepest of these folders that holds it.
+    public var familyFolders: [(folder: String, family: String)] = []
+
+    /// The family of a loose file (absolute path): the deepest project folder holding it, else "".
+    public func family(ofLoose absolutePath: String) -> String {
+        var best: (folder: String, family: String)?
+        for f in familyFolders where absolutePath.hasPrefix(f.folder == "/" ? "/" : f.folder + "/") {
+            if best == nil || f.folder.utf8.count > best!.folder.utf8.count { best = f }
+        }
+        return best?.family ?? ""
+    }
 
     /// Whether the loose file at `absolutePath` lies in the folders of a project found.
     public func isInProjectFolder(_ absolutePath: String) -> Bool {
@@ -166,8 +181,25 @@ extension Linter {
                 findings += found
             }
         }
-        let looseContexts = projectRules.isEmpty ? [] : looseUnits.map { UnitContext(unit: $0, lock: lock, settings: options.settings) }
-        findings += runProjectRules(looseContexts + contexts, scope: scope)
+        if !projectRules.isEmpty {
+            // Project rules compare the units of one app family at a time: a run over a folder of
+            // unrelated projects finds what linting each alone finds. Files no target signs with
+            // take no part (they have no facts to compare).
+            var families: [String: [UnitContext]] = [:]
+            var order: [String] = []
+            func add(_ context: UnitContext, _ family: String) {
+                if families[family] == nil { order.append(family) }
+                families[family, default: []].append(context)
+            }
+            for unit in looseUnits where !unit.isUnused {
+                add(UnitContext(unit: unit, lock: lock, settings: options.settings),
+                    discovery.family(ofLoose: Paths.absolute(unit.entitlementsPath, cwd: cwd)))
+            }
+            for (i, slot) in slots.enumerated() {
+                if let (context, _) = slot { add(context, discovered[i].family) }
+            }
+            for family in order { findings += runProjectRules(families[family]!, scope: scope) }
+        }
         return (units, Self.foldConfigurations(findings, units: units))
     }
 

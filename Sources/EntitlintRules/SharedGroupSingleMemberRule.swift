@@ -14,7 +14,8 @@ struct SharedGroupSingleMemberRule: ProjectRule {
         the app family; the unit's own App ID is never reported. A group only one target claims is often shared with \
         apps outside the project (another repository of the team, a vendor's single sign-on group), so the rule \
         reports one only with evidence of a mistake: a shared group that differs from it by one or two letters (a \
-        typo), or, for an app group, the host or an extension of the target listing app groups but none at all.
+        typo), or, for an app group, the host or an extension of the target listing app groups but none at all. \
+        Groups the configuration lists under `external-groups` (shared outside the project) are never reported.
         """,
         triggering: [
             .project([
@@ -48,7 +49,7 @@ struct SharedGroupSingleMemberRule: ProjectRule {
         let all = claimers.keys.sorted()
         var out: [Finding] = []
         for c in units where c.unit.origin != nil {
-            for e in c.sharingClaims where claimers[e.value]?.count == 1 {
+            for e in c.sharingClaims where claimers[e.value]?.count == 1 && !c.settings.isExternal(value: e.value, raw: e.raw) {
                 let kind = UnitContext.kindName(e)
                 let others = all.filter { claimers[$0]?.contains(c.unit.targetKey) == false }
                 if let near = Self.nearMiss(e.value, among: others) {

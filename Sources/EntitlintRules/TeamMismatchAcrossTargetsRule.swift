@@ -12,8 +12,9 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
         `$(AppIdentifierPrefix)com.example.shared` but are signed by different teams (or a team with a legacy prefix), \
         they get two different groups and share nothing; an app group, registered by one team, cannot be claimed by \
         another. Targets are compared within the same configuration (a Debug team may differ from a Release team), \
-        and each finding names the other targets and their prefixes. Per-unit prefix errors are \
-        `team-prefix-mismatch`'s.
+        and each finding names the other targets and their prefixes. The teams and prefixes compared are \
+        the units' own (from the project, the configuration or the profile), never a group's first component; a \
+        unit whose prefix is unknown is not compared. Per-unit prefix errors are `team-prefix-mismatch`'s.
         """,
         triggering: [
             .project([
@@ -53,9 +54,12 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
         for c in units {
             for e in c.sharingClaims where e.isConcrete || e.expansion.unresolved.isEmpty {
                 if e.origin == .keychainAccessGroups {
-                    let first = String(e.value.firstComponent)
-                    guard first.isTeamIDLike, e.value.count > first.count + 1 else { continue }
-                    add("k:" + e.value.dropFirst(first.count + 1), Claim(context: c, entry: e, prefix: first))
+                    // The unit's App ID prefix, a fact about the unit, never the group's literal
+                    // first component: a group that does not start with the unit's own prefix is
+                    // `team-prefix-mismatch`'s, and a unit whose prefix is unknown says nothing.
+                    guard let prefix = c.unit.appIDPrefix?.value, e.value.firstComponent == prefix,
+                          e.value.count > prefix.count + 1 else { continue }
+                    add("k:" + e.value.dropFirst(prefix.count + 1), Claim(context: c, entry: e, prefix: prefix))
                 } else if let team = c.unit.teamID?.value ?? c.unit.appIDPrefix?.value {
                     add("a:" + e.value, Claim(context: c, entry: e, prefix: team))
                 }

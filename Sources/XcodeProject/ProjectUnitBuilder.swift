@@ -114,6 +114,8 @@ struct ProjectUnitBuilder {
     let entitlements: EntitlementsCache
     let variables: [String: String]
     var problems: [ProjectProblem] = []
+    /// The target whose units are being formed: problems found meanwhile concern it.
+    var currentTarget: String?
 
     init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String]) {
         self.project = project
@@ -123,7 +125,11 @@ struct ProjectUnitBuilder {
         self.variables = variables
     }
 
-    mutating func problem(_ p: ProjectProblem) { problems.append(p) }
+    mutating func problem(_ p: ProjectProblem) {
+        var p = p
+        if p.target == nil { p.target = currentTarget }
+        problems.append(p)
+    }
 
     /// Assignments of a configuration's base xcconfig (a hole when it cannot be located).
     mutating func baseAssignments(_ config: PBXProject.BuildConfiguration) -> [SettingAssignment] {
@@ -174,6 +180,8 @@ struct ProjectUnitBuilder {
         let projectAbs = files.absolute(project.directory)
         for target in project.targets {
             let kind = UnitOrigin.Kind(productType: target.productType ?? "")
+            currentTarget = ProjectProblem.targetKey(projectFile: project.file, target: target.name)
+            defer { currentTarget = nil }
             for config in target.configurations {
                 if let u = unit(target, config, kind: kind, host: host[target.id].flatMap { byID[$0] }, projectAbs: projectAbs) {
                     if let b = u.unit.bundleID?.value { bundles[target.id + "|" + config.name] = b }

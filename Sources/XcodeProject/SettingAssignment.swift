@@ -83,6 +83,12 @@ public struct ProjectProblem: Error, Sendable, Hashable {
     public var message: String
     /// Nil: the rule's usual severity for project problems (`parse-error` an error, others warnings).
     public var severity: Severity?
+    /// The target the problem concerns (`targetKey`), when it concerns one: a run that names one
+    /// file of a project reports the problems of the targets using that file, not of the others.
+    public var target: String?
+
+    /// Identifies a target of a project: the project file as shown, and the target's name.
+    public static func targetKey(projectFile: String, target: String) -> String { projectFile + "\t" + target }
 
     public init(rule: String = "parse-error", file: String, location: SourceLocation, message: String, severity: Severity? = nil) {
         self.rule = rule

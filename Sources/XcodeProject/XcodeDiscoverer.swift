@@ -67,6 +67,12 @@ struct DiscoverySession {
     /// Absolute paths of entitlements files that some build setting of a project names.
     var mentioned = Set<String>()
     var boundaryCache: [String: String] = [:]
+    /// Absolute project path -> the workspace (absolute) that names it: their units form one family.
+    var workspaceOf: [String: String] = [:]
+    /// Absolute project or spec path -> the family of its units.
+    var familyOf: [String: String] = [:]
+    /// Projects and workspaces (absolute) that yielded no unit.
+    var unitless = Set<String>()
 
     init(options: LintOptions, cwd: String) {
         self.options = options
@@ -94,13 +100,7 @@ struct DiscoverySession {
         }
     }
 
-    var excludes: [Glob] { options.configuration?.exclude ?? [] }
-
-    func excluded(_ path: String) -> Bool {
-        guard !excludes.isEmpty else { return false }
-        let shown = Paths.display(path, cwd: cwd)
-        return excludes.contains { $0.matches(shown) }
-    }
+    func excluded(_ path: String) -> Bool { options.configuration?.excludes(path, cwd: cwd) ?? false }
 
     mutating func run(looseFiles: [String]) {
         for path in options.paths where path != "-" {
@@ -237,7 +237,7 @@ struct DiscoverySession {
         for (path, scope) in workspaces {
             let (workspace, found) = Workspace.read(bundlePath: path, files: files)
             problems += found
-            guard let workspace else { continue }
+            guard let workspace else { unitless.insert(path); continue }
             readFiles[path, default: []].append(workspace.file)
             for ref in workspace.projects {
                 if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
@@ -250,6 +250,8 @@ struct DiscoverySession {
                     }
                     continue
                 }
+                let abs = Paths.absolute(ref.path, cwd: cwd)
+                if workspaceOf[abs] == nil { workspaceOf[abs] = path }
                 add(project: ref.path, scope: scope)
             }
         }
@@ -272,6 +274,9 @@ struct DiscoverySession {
                 continue
             }
             var found: [ProjectUnit] = []
+            let generated = specs.first { $0.value == path }?.key
+            let family = workspaceOf[path] ?? generated.flatMap { workspaceOf[$0] } ?? path
+            familyOf[path] = family
             if path.hasSuffix("project.yml") {
                 let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
                                                              variables: options.configuration?.variables ?? [:], limits: options.limits)
@@ -281,7 +286,7 @@ struct DiscoverySession {
             } else {
                 let (project, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
                 problems += issues
-                guard let project else { continue }
+                guard let project else { unitless.insert(path); continue }
                 readFiles[path, default: []].append(project.file)
                 xcconfigs.projectFolder = project.directory
                 var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
@@ -295,8 +300,10 @@ struct DiscoverySession {
                     mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(project.directory, a.value.trimmed("\"")))))
                 }
             }
+            if found.isEmpty { unitless.insert(path) }
             for var u in found {
                 u.unit.inScope = Self.inScope(u, scope: effectiveScope(path, scope))
+                u.unit.family = family
                 units.append(u)
             }
         }
@@ -316,14 +323,49 @@ struct DiscoverySession {
         }
     }
 
+    /// Which problems a run that concerns only some units of its projects reports (a hook naming
+    /// one entitlements file): those of the targets in scope, and those in the files their units
+    /// read; nil when every project and workspace is wholly in scope (everything is reported).
+    struct Relevance {
+        var files: Set<String>
+        var targets: Set<String>
+
+        func keeps(_ p: ProjectProblem, files projectFiles: ProjectFiles) -> Bool {
+            if let t = p.target { return targets.contains(t) }
+            return files.contains(projectFiles.absolute(p.file))
+        }
+    }
+
+    func relevance() -> Relevance? {
+        guard (projects + workspaces).contains(where: { $0.scope != .all }) else { return nil }
+        var r = Relevance(files: [], targets: [])
+        for u in units where u.unit.inScope {
+            r.files.formUnion(u.uses)
+            r.targets.insert(ProjectProblem.targetKey(projectFile: u.unit.origin.projectFile, target: u.unit.origin.target))
+        }
+        // A project or workspace that yielded no unit (unreadable): its problems are why the named
+        // file's facts are unknown. A workspace with units in scope: its own problems concern them.
+        for (path, _) in projects + workspaces
+        where unitless.contains(path) || units.contains(where: { $0.unit.inScope && $0.unit.family == path }) {
+            for f in readFiles[path] ?? [] { r.files.insert(files.absolute(f)) }
+            r.files.insert(files.absolute(path.hasSuffix(".xcodeproj") ? path + "/project.pbxproj"
+                                           : path.hasSuffix(".xcworkspace") ? path + "/contents.xcworkspacedata" : path))
+        }
+        return r
+    }
+
     func result() -> Discovery {
         var d = Discovery()
         // Unique names: targets of the same name in two projects are named with their project.
         var counts: [String: Set<String>] = [:]
         for u in units { counts[u.unit.name, default: []].insert(u.unit.origin.projectFile) }
         var seenProblems = Set<ProjectProblem>()
-        let allProblems = problems + xcconfigs.problems + ExpectedMissing.notes(expectedMissing + xcconfigs.expectedMissing)
-        for p in allProblems where seenProblems.insert(p).inserted {
+        let relevant = relevance()
+        let missing = (expectedMissing + xcconfigs.expectedMissing).filter { relevant?.files.contains(files.absolute($0.referrer)) ?? true }
+        let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true } + ExpectedMissing.notes(missing)
+        for var p in allProblems {
+            p.target = nil
+            guard seenProblems.insert(p).inserted else { continue }
             d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
         }
@@ -331,6 +373,7 @@ struct DiscoverySession {
         for (path, _) in projects + workspaces where readFiles[path] != nil {
             let folder = Paths.directoryName(path)
             if !d.projectFolders.contains(folder) { d.projectFolders.append(folder) }
+            d.familyFolders.append((folder, familyOf[path] ?? path))
         }
         var shownFiles: [String] = []
         var projectsInScope = Set<String>()

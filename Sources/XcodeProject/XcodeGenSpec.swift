@@ -352,6 +352,7 @@ enum XcodeGenSpec {
         var out: [ProjectUnit] = []
         var bundles: [String: String] = [:]
         for t in targets {
+            let targetKey = ProjectProblem.targetKey(projectFile: shown, target: t.name)
             let platformNode = t.node["platform"]
             let sdk = platformNode?.string.flatMap { platformSDKs[$0] }
             let entitlementsNode = t.node["entitlements"]
@@ -394,8 +395,10 @@ enum XcodeGenSpec {
                 func value(_ name: String) -> (String, SettingAssignment?)? {
                     let r = evaluator.resolve(name)
                     if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
-                        problems.append(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                                       message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)"))
+                        var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                               message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)")
+                        p.target = targetKey
+                        problems.append(p)
                     }
                     guard let v = r.value?.trimmed(" \t"), !v.isEmpty else { return nil }
                     return (v, r.source)
@@ -421,12 +424,17 @@ enum XcodeGenSpec {
                 } else if let (raw, source) = rawEntitlements {
                     let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
                     if files.kind(p) != .file {
-                        problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
-                                                       message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked"))
+                        var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                     message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked")
+                        problem.target = targetKey
+                        problems.append(problem)
                         continue
                     }
                     switch entitlements.document(p) {
-                    case .failure(let problem): problems.append(problem); continue
+                    case .failure(var problem):
+                        problem.target = targetKey
+                        problems.append(problem)
+                        continue
                     case .success(let doc):
                         document = doc
                         entitlementsPath = p

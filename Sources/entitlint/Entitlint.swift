@@ -34,7 +34,7 @@ struct FactOptions: ParsableArguments {
     @Option(help: "Configuration file (default: .entitlint.yml in the current folder or above).")
     var config: String?
 
-    @Option(help: "Lock file of default access groups (default: the config's `lock`, else ./entitlint.lock).")
+    @Option(help: "Lock file of default access groups (default: the config's `lock`, else entitlint.lock beside the config, else ./entitlint.lock).")
     var lock: String?
 
     @Option(name: .customLong("max-file-size"), help: "Largest input file in bytes (default 16 MiB).")
@@ -83,8 +83,10 @@ struct FactValues {
     /// `--jobs N`.
     var jobs: Int?
 
-    /// `knownRules` is evaluated only when a configuration file is read.
-    func options(paths: [String], knownRules: @autoclosure () -> Set<String>) throws -> LintOptions {
+    /// `knownRules` is evaluated only when a configuration file is read. The configuration:
+    /// `--config`, else `nearest` when given, else the nearest `.entitlint.yml` at or above the
+    /// current folder.
+    func options(paths: [String], nearest: String? = nil, knownRules: @autoclosure () -> Set<String>) throws -> LintOptions {
         var o = LintOptions()
         o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
         o.profileFolders = profileFolders
@@ -101,13 +103,14 @@ struct FactValues {
         if let teamID, !teamID.isTeamIDLike {
             throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
         }
-        let configPath = config ?? Configuration.find(from: ".")
+        let configPath = config ?? nearest ?? Configuration.find(from: ".")
         if let configPath {
             if config != nil, Paths.kind(configPath) != .file { throw CLIError("no such configuration file: \(configPath)") }
             do {
                 let configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules())
                 try configuration.checkPathsInsideProject()
                 o.configuration = configuration
+                o.settings.externalGroups = configuration.externalGroups
             } catch {
                 throw CLIError("bad configuration: \(error)")
             }
@@ -257,14 +260,23 @@ struct LintInvocation {
         let stdinName = try standardInputName()
         var options = try facts.options(paths: stdinName == nil ? paths : [], knownRules: RuleRegistry.ids)
         try changes.prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
-        let baselines = try changes.loadBaselines(options)
-        let linter = Linter(rules: RuleRegistry.all, severityOverrides: options.configuration?.rules ?? [:])
-        var result: LintResult
-        do {
-            if let stdinName { result = try linter.lintStandardInput(options, name: stdinName) } else { result = try linter.lint(options) }
-        } catch { throw CLIError(error.description) }
-        if try changes.writeBaselineIfAsked(result, baselines: baselines) { return }
-        changes.applyBaseline(baselines, to: &result)
+        var result = LintResult(findings: [], files: 0, units: [], profiles: [])
+        var failing = false
+        // Each path is linted with the configuration nearest to it (its rules, lock, profiles and
+        // excludes), as if Entitlint ran in that configuration's folder.
+        let groups = stdinName == nil ? try nearestConfigurationGroups(options) : [options]
+        for group in groups {
+            let baselines = try changes.loadBaselines(group)
+            let linter = Linter(rules: RuleRegistry.all, severityOverrides: group.configuration?.rules ?? [:])
+            var part: LintResult
+            do {
+                if let stdinName { part = try linter.lintStandardInput(group, name: stdinName) } else { part = try linter.lint(group) }
+            } catch { throw CLIError(error.description) }
+            if changes.writeBaseline == nil { changes.applyBaseline(baselines, to: &part) }
+            failing = failing || part.findings.contains { $0.severity >= failingLevel(group.configuration) }
+            result.merge(part)
+        }
+        if try changes.writeBaselineIfAsked(result, baselines: changes.loadBaselines(options)) { return }
         let colour = format == TextReporter.identifier && !noColor
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
         let report = Report(findings: result.findings, files: result.files, colour: colour,
@@ -276,8 +288,31 @@ struct LintInvocation {
         do {
             try plan.writeFiles(report) { text, reporter in Output.write(text, commands: reporter is GitHubReporter) }
         } catch { throw CLIError(lines: error.messages) }
-        if result.findings.contains(where: { $0.severity >= failingLevel(options.configuration) }) {
-            throw ExitCode(1)
+        if failing { throw ExitCode(1) }
+    }
+
+    /// The run's paths grouped by the `.entitlint.yml` nearest to each (at or above it), each group
+    /// with the options that configuration gives; one group, `options` itself, when `--config`
+    /// names the configuration or every path has the same nearest one.
+    func nearestConfigurationGroups(_ options: LintOptions) throws -> [LintOptions] {
+        guard facts.config == nil else { return [options] }
+        var order: [String] = []
+        var byConfig: [String: [String]] = [:]
+        for path in options.paths {
+            let folder = options.kind(path) == .directory ? path : Paths.directoryName(path)
+            let key = Configuration.find(from: folder).map { Paths.absolute($0) } ?? ""
+            if byConfig[key] == nil { order.append(key) }
+            byConfig[key, default: []].append(path)
+        }
+        let current = options.configuration?.path.map { Paths.absolute($0) } ?? ""
+        guard order.count > 1 || order.first.map({ $0 != current }) == true else { return [options] }
+        return try order.map { key in
+            var group = try facts.options(paths: byConfig[key]!, nearest: key.isEmpty ? nil : Paths.display(key),
+                                          knownRules: RuleRegistry.ids)
+            if key.isEmpty { group.configuration = nil }
+            group.virtualFiles = options.virtualFiles
+            group.lock = options.lock
+            return group
         }
     }
 
@@ -379,7 +414,7 @@ struct Lock: ParsableCommand {
     func run() throws {
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
-        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? "entitlint.lock"
+        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? Linter.defaultLockPath(options.configuration)
         // Refused before any work: only a regular file or nothing may be replaced (or a stream).
         let destination: WriteDestination
         do { destination = try FileReader.destination(path) } catch { throw CLIError("cannot write the lock file: \(error)") }

@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// Each path is linted with the `.entitlint.yml` nearest to it, as ruff does: a hook that runs at
+/// the repository's root on `ios/App/App.entitlements` behaves as a run inside `ios/`.
+final class NearestConfigurationTests: XCTestCase {
+    func write(_ text: String, _ path: String, in dir: URL) throws {
+        let url = dir.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// A repository whose root configuration names another team, with an iOS app in `ios/` that has
+    /// its own configuration (team, bundle ID, a rule turned off) and lock beside it.
+    func repository() throws -> URL {
+        let dir = try CLI.temporaryDirectory(self)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try write("team: ZZZZZ99999\n", ".entitlint.yml", in: dir)
+        try write("""
+        team: ABCDE12345
+        apps:
+          - entitlements: App/App.entitlements
+            bundle-id: com.example.App
+        rules:
+          duplicate-access-group: off
+        exclude: ["Legacy/**"]
+        """, "ios/.entitlint.yml", in: dir)
+        try write(CLI.entitlements(["ABCDE12345.com.example.App", "ABCDE12345.com.example.App"]), "ios/App/App.entitlements", in: dir)
+        try write(CLI.entitlements(["ABCDE12345.*"]), "ios/Legacy/Old.entitlements", in: dir)
+        return dir
+    }
+
+    func rules(_ r: CLI.Result) -> [String] {
+        r.stdout.split(separator: "\n").compactMap { line in
+            guard let open = line.lastIndex(of: "["), line.hasSuffix("]") else { return nil }
+            return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+        }.sorted()
+    }
+
+    func testAHookAtTheRootUsesTheConfigurationAndLockOfTheApp() throws {
+        let dir = try repository()
+        let ios = dir.appendingPathComponent("ios")
+        let lock = try CLI.run(["lock"], in: ios)
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ios.appendingPathComponent("entitlint.lock").path),
+                      "the lock is written beside the configuration")
+
+        let inside = try CLI.run(["lint", "App/App.entitlements"], in: ios)
+        let fromRoot = try CLI.run(["lint", "ios/App/App.entitlements"], in: dir)
+        XCTAssertEqual(inside.status, 0, inside.stdout)
+        XCTAssertEqual(fromRoot.status, inside.status, fromRoot.stdout)
+        XCTAssertEqual(rules(fromRoot), rules(inside))
+        XCTAssertFalse(fromRoot.stdout.contains("ZZZZZ99999"), "the root's team is not this app's: \(fromRoot.stdout)")
+
+        // Move the default group: the lock beside the app's configuration catches it from both places.
+        try write(CLI.entitlements(["ABCDE12345.com.example.shared", "ABCDE12345.com.example.App"]), "ios/App/App.entitlements", in: dir)
+        let movedInside = try CLI.run(["lint", "App/App.entitlements"], in: ios)
+        let movedFromRoot = try CLI.run(["lint", "ios/App/App.entitlements"], in: dir)
+        XCTAssertTrue(rules(movedInside).contains("default-group-drift"), movedInside.stdout)
+        XCTAssertEqual(rules(movedFromRoot), rules(movedInside))
+        XCTAssertEqual(movedFromRoot.status, movedInside.status)
+    }
+
+    func testExcludesMeanTheSameFilesFromAnyFolder() throws {
+        let dir = try repository()
+        let inside = try CLI.run(["lint", "."], in: dir.appendingPathComponent("ios"))
+        let fromRoot = try CLI.run(["lint", "ios"], in: dir)
+        XCTAssertFalse(inside.stdout.contains("Old.entitlements"), inside.stdout)
+        XCTAssertFalse(fromRoot.stdout.contains("Old.entitlements"), "Legacy/** is relative to ios/.entitlint.yml: \(fromRoot.stdout)")
+        XCTAssertEqual(fromRoot.status, inside.status)
+    }
+
+    func testPathsUnderTwoConfigurationsAreEachLintedWithTheirOwn() throws {
+        let dir = try repository()
+        try write(CLI.entitlements(["ABCDE12345.com.example.Tool"]), "tools/Tool.entitlements", in: dir)
+        let both = try CLI.run(["lint", "ios/App/App.entitlements", "tools/Tool.entitlements"], in: dir)
+        // The root configuration's team (ZZZZZ99999) applies to the tool, not to the app.
+        XCTAssertTrue(both.stdout.contains("tools/Tool.entitlements") && both.stdout.contains("ZZZZZ99999"), both.stdout)
+        XCTAssertFalse(both.stdout.contains("ios/App/App.entitlements"), both.stdout)
+        XCTAssertTrue(both.stdout.contains("2 files checked"), both.stdout)
+        XCTAssertEqual(both.status, 1)
+    }
+
+    func testConfigFlagStillChoosesOneConfigurationForAll() throws {
+        let dir = try repository()
+        let r = try CLI.run(["lint", "--config", ".entitlint.yml", "ios/App/App.entitlements"], in: dir)
+        XCTAssertTrue(r.stdout.contains("duplicate-access-group"), "the named configuration does not turn the rule off: \(r.stdout)")
+    }
+}
