@@ -101,7 +101,8 @@ public struct Configuration: Sendable, Hashable {
             throw ConfigError(path: path, line: line, reason: "nested more than 100 levels deep: not a configuration")
         }
         do { root = try Yams.compose(yaml: text) } catch {
-            throw ConfigError(path: path, line: yamlLine(error), reason: "not valid YAML: \(error)")
+            let problem = yamlProblem(error)
+            throw ConfigError(path: path, line: problem.line, reason: "not valid YAML: \(problem.text)")
         }
         guard let root else { return config }
         func fail(_ node: Node, _ reason: String) -> ConfigError {
@@ -218,16 +219,22 @@ public struct Configuration: Sendable, Hashable {
         }
     }
 
-    static func yamlLine(_ error: Error) -> Int {
-        if let e = error as? YamlError {
-            switch e {
-            case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-                return mark.line
-            default:
-                return 0
-            }
+    /// What a YAML error says without the lines of the document that Yams quotes after it: the
+    /// kind, the problem and where (libyaml's texts, which hold none of the document). The
+    /// document may be anything a reference named, so nothing of it is repeated.
+    public static func yamlProblem(_ error: Error) -> (line: Int, text: String) {
+        guard let e = error as? YamlError else { return (0, "not YAML") }
+        func describe(_ stage: String, _ context: YamlError.Context?, _ problem: String, _ mark: Mark) -> (Int, String) {
+            let during = context.map { "\($0.text) (line \($0.mark.line)), " } ?? ""
+            return (mark.line, OutputText.excerpt("\(stage): \(during)\(problem) at line \(mark.line), column \(mark.column)", limit: 200))
         }
-        return 0
+        switch e {
+        case .scanner(let context, let problem, let mark, _): return describe("scanner", context, problem, mark)
+        case .parser(let context, let problem, let mark, _): return describe("parser", context, problem, mark)
+        case .composer(let context, let problem, let mark, _): return describe("composer", context, problem, mark)
+        case .reader(let problem, _, _, _): return (0, OutputText.excerpt("reader: \(problem)", limit: 200))
+        default: return (0, "not YAML")
+        }
     }
 
     /// The folder paths in the file are relative to.
@@ -245,29 +252,29 @@ extension Configuration {
     /// The folder a configuration may point into: the top of the git work tree holding its folder
     /// (the nearest folder above with a `.git`), else its own folder. Absolute, symlinks resolved.
     public var projectRoot: String {
-        let base = Paths.resolvingSymlinks(Paths.absolute(baseDirectory))
-        var dir = base
-        while true {
-            var st = stat()
-            if lstat(dir == "/" ? "/.git" : dir + "/.git", &st) == 0 { return dir }
-            let parent = Paths.directoryName(dir)
-            if parent == dir { return base }
-            dir = parent
-        }
+        ProjectRoot.enclosing(Paths.resolvingSymlinks(Paths.absolute(baseDirectory)))
     }
 
-    /// Refuses a `lock:` or `baseline:` that lies outside `projectRoot`, symlinks resolved: a
-    /// repository's configuration names files for the run to read and for `entitlint lock` to
-    /// replace, and neither may reach outside the project (`../../.ssh/...`, `/etc/...`, or a link
-    /// inside the project that leads out). A path given on the command line is not limited.
+    /// Refuses a path of the configuration (`lock:`, `baseline:`, `profiles:`, `apps:`'
+    /// `entitlements` and `profile`) that lies outside `projectRoot`, symlinks resolved, or in its
+    /// `.git` folder: a repository's configuration names files for the run to read (and for
+    /// `entitlint lock` to replace), and none may reach outside the project (`../../.ssh/...`,
+    /// `/etc/...`, `/` walked for profiles, or a link inside the project that leads out). The
+    /// same paths given on the command line are not limited.
     public func checkPathsInsideProject() throws(ConfigError) {
         let root = projectRoot
-        for (key, value) in [("lock", lock), ("baseline", baseline)] {
-            guard let value else { continue }
-            let resolved = Paths.resolvingSymlinks(Paths.absolute(resolve(value)))
-            if resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") { continue }
+        let confinement = ProjectRoot(folders: [root])
+        var named: [(key: String, value: String, flag: String)] = []
+        if let lock { named.append(("lock", lock, "--lock")) }
+        if let baseline { named.append(("baseline", baseline, "--baseline")) }
+        named += profiles.map { ("profiles", $0, "--profiles") }
+        for app in apps {
+            named.append(("apps.entitlements", app.entitlements, "a path argument"))
+            if let p = app.profile { named.append(("apps.profile", p, "--profile")) }
+        }
+        for (key, value, flag) in named where !confinement.contains(resolve(value)) {
             throw ConfigError(path: path ?? ".entitlint.yml", line: 0,
-                              reason: "\(key): \(value) is outside the project root \(root): a configuration may only name files inside it (give --\(key) on the command line for another place)")
+                              reason: "\(key): \(OutputText.reference(value)) is outside the project root \(root): a configuration may only name files inside it, not in its .git folder (give \(flag) on the command line for another place)")
         }
     }
 }

@@ -9,15 +9,31 @@ struct ReadFailure: Error, CustomStringConvertible, Equatable {
     init(_ reason: String) { self.reason = reason }
     var description: String { reason }
     static let missing = ReadFailure("no such file")
+    static let outside = ReadFailure("outside the project root (symbolic links resolved): not read")
 }
 
 struct ProjectFiles: @unchecked Sendable {
     let options: LintOptions
     let cwd: String
+    /// What the projects of the run may read (`ProjectRoot`): every file a project file names
+    /// must resolve inside it.
+    let root: ProjectRoot
+
+    init(options: LintOptions, cwd: String) {
+        self.options = options
+        self.cwd = cwd
+        root = options.projectRoot(cwd: cwd)
+    }
 
     func kind(_ path: String) -> Paths.Kind { options.kind(path) }
 
+    /// Whether `path` resolves outside the project root (or into its `.git` folder): such a file
+    /// is never read, and a reference to it is a problem that names the reference, not the file.
+    func isOutside(_ path: String) -> Bool { !root.contains(path, cwd: cwd) }
+
+    /// The bytes of `path`; a path outside the project root is refused unread.
     func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+        guard !isOutside(path) else { return .failure(.outside) }
         if let virtual = options.virtualFiles {
             switch virtual.bytes(path, cwd: cwd) {
             case .success(let bytes)?:
