@@ -113,7 +113,7 @@ public struct Configuration: Sendable, Hashable {
             // A plain `1234567890`, `yes` or `~` is a number, a boolean or null to YAML (and to every
             // other YAML tool reading the file, JSON Schema validators included): quoting says "string".
             guard node.resolvedTagName == .str else {
-                throw fail(node, "'\(key)' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(s)\")")
+                throw fail(node, "'\(OutputText.excerpt(key))' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(OutputText.excerpt(s))\")")
             }
             return s
         }
@@ -142,18 +142,18 @@ public struct Configuration: Sendable, Hashable {
             case "fail-on":
                 let raw = try string(v, key)
                 guard let level = Severity(rawValue: raw) else {
-                    throw fail(v, "'fail-on' must be error, warning or note, not '\(raw)'")
+                    throw fail(v, "'fail-on' must be error, warning or note, not '\(OutputText.excerpt(raw))'")
                 }
                 config.failOn = level
             case "limits":
                 guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
                 for (lk, lv) in map {
                     guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
-                        throw fail(lk, "unknown limit '\(lk.scalar?.string ?? "")' (known: \(RunLimits.names.joined(separator: ", ")))")
+                        throw fail(lk, "unknown limit '\(OutputText.excerpt(lk.scalar?.string ?? ""))' (known: \(RunLimits.names.joined(separator: ", ")))")
                     }
                     guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
                     guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
-                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(lv.scalar?.string ?? "a collection")'")
+                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(OutputText.excerpt(lv.scalar?.string ?? "a collection"))'")
                     }
                     config.limits[name] = n
                 }
@@ -168,13 +168,13 @@ public struct Configuration: Sendable, Hashable {
                 for (rk, rv) in map {
                     guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
                     guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
-                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(id)' (see `entitlint rules`)") }
+                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(OutputText.excerpt(id))' (see `entitlint rules`)") }
                     // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
                     let raw = rv.scalar?.string ?? ""
                     let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
                     let normalized = isFalse ? "off" : rv.resolvedTagName == .str ? raw : ""
                     guard let setting = RuleSetting(rawValue: normalized) else {
-                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(raw)'")
+                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(OutputText.excerpt(raw))'")
                     }
                     config.rules[id] = setting
                 }
@@ -194,14 +194,14 @@ public struct Configuration: Sendable, Hashable {
                         case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
                         case "profile": app.profile = try string(av, "apps.profile")
                         case "team": app.team = try string(av, "apps.team")
-                        default: throw fail(ak, "unknown key 'apps.\(akey)' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
+                        default: throw fail(ak, "unknown key 'apps.\(OutputText.excerpt(akey))' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
                         }
                     }
                     guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
                     config.apps.append(app)
                 }
             default:
-                throw fail(k, "unknown key '\(key)' (known: \(Self.knownKeys.joined(separator: ", ")))")
+                throw fail(k, "unknown key '\(OutputText.excerpt(key))' (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
         }
         return config

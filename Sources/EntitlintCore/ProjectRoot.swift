@@ -55,8 +55,12 @@ public struct ProjectRoot: Sendable, Hashable {
     /// Whether `path` (usable from `cwd`) lies inside one of the folders, every symlink resolved,
     /// and outside any `.git` folder.
     public func contains(_ path: String, cwd: String = Paths.currentDirectory()) -> Bool {
-        let resolved = Paths.resolvingSymlinks(Paths.absolute(path, cwd: cwd))
-        return folders.contains { root in
+        contains(resolved: Paths.resolvingSymlinks(Paths.absolute(path, cwd: cwd)))
+    }
+
+    /// `contains(_:)` for a path already absolute with every symlink resolved.
+    public func contains(resolved: String) -> Bool {
+        folders.contains { root in
             guard Self.isBelow(resolved, root) else { return false }
             let inside = resolved.utf8.count == root.utf8.count ? "" : String(resolved.dropFirst(root == "/" ? 1 : root.count + 1))
             return !inside.split(separator: "/").contains(".git")

@@ -191,6 +191,26 @@ final class ConfinementTests: XCTestCase {
                                       names: { "CODE_SIGN_ENTITLEMENTS of target AppOne names \($0), outside the project root" })
     }
 
+    func testAFileInsideOfAnotherKindNamedAsEntitlementsIsNotQuoted() throws {
+        let l = try makeLayout()
+        try write("SECRET_TOKEN=\(Self.marker)\n", "Config/values.env", in: l.repo)
+        try edit("AppSuite.xcodeproj/project.pbxproj", in: l.repo) {
+            $0.replacingOccurrences(of: "CODE_SIGN_ENTITLEMENTS = AppOne/AppOne.entitlements;", with: "CODE_SIGN_ENTITLEMENTS = Config/values.env;")
+        }
+        try assertConfined(l.repo, status: 1, names: "Config/values.env:1:1: error: cannot parse property list: not a property list (the file is not named .entitlements, .xcent or .plist, so none of it is shown)")
+    }
+
+    func testConfigurationErrorsQuoteAShortExcerpt() throws {
+        let l = try makeLayout()
+        let key = "k\u{202E}" + String(repeating: "x", count: 300)
+        try "\(key): 1\n".write(to: l.repo.appendingPathComponent(".entitlint.yml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint", "--no-user-profiles"], in: l.repo)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        let quoted = try XCTUnwrap(r.stderr.split(separator: "'").dropFirst().first, r.stderr)
+        XCTAssertEqual(quoted.count, 80, r.stderr)
+        XCTAssertTrue(quoted.hasPrefix("k\\u{202e}xxx") && quoted.hasSuffix("..."), r.stderr)
+    }
+
     func testWalkedEntitlementsSymlinkLeadingOutsideIsNotFollowed() throws {
         let l = try makeLayout()
         try FileManager.default.createSymbolicLink(atPath: l.repo.appendingPathComponent("Leak.entitlements").path,
