@@ -105,7 +105,8 @@ public struct Configuration: Sendable, Hashable {
             throw ConfigError(path: path, line: line, reason: "nested more than 100 levels deep: not a configuration")
         }
         do { root = try Yams.compose(yaml: text) } catch {
-            throw ConfigError(path: path, line: yamlLine(error), reason: "not valid YAML: \(error)")
+            let problem = yamlProblem(error)
+            throw ConfigError(path: path, line: problem.line, reason: "not valid YAML: \(problem.text)")
         }
         guard let root else { return config }
         func fail(_ node: Node, _ reason: String) -> ConfigError {
@@ -116,7 +117,7 @@ public struct Configuration: Sendable, Hashable {
             // A plain `1234567890`, `yes` or `~` is a number, a boolean or null to YAML (and to every
             // other YAML tool reading the file, JSON Schema validators included): quoting says "string".
             guard node.resolvedTagName == .str else {
-                throw fail(node, "'\(key)' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(s)\")")
+                throw fail(node, "'\(OutputText.excerpt(key))' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(OutputText.excerpt(s))\")")
             }
             return s
         }
@@ -147,18 +148,18 @@ public struct Configuration: Sendable, Hashable {
             case "fail-on":
                 let raw = try string(v, key)
                 guard let level = Severity(rawValue: raw) else {
-                    throw fail(v, "'fail-on' must be error, warning or note, not '\(raw)'")
+                    throw fail(v, "'fail-on' must be error, warning or note, not '\(OutputText.excerpt(raw))'")
                 }
                 config.failOn = level
             case "limits":
                 guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
                 for (lk, lv) in map {
                     guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
-                        throw fail(lk, "unknown limit '\(lk.scalar?.string ?? "")' (known: \(RunLimits.names.joined(separator: ", ")))")
+                        throw fail(lk, "unknown limit '\(OutputText.excerpt(lk.scalar?.string ?? ""))' (known: \(RunLimits.names.joined(separator: ", ")))")
                     }
                     guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
                     guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
-                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(lv.scalar?.string ?? "a collection")'")
+                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(OutputText.excerpt(lv.scalar?.string ?? "a collection"))'")
                     }
                     config.limits[name] = n
                 }
@@ -173,13 +174,13 @@ public struct Configuration: Sendable, Hashable {
                 for (rk, rv) in map {
                     guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
                     guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
-                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(id)' (see `entitlint rules`)") }
+                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(OutputText.excerpt(id))' (see `entitlint rules`)") }
                     // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
                     let raw = rv.scalar?.string ?? ""
                     let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
                     let normalized = isFalse ? "off" : rv.resolvedTagName == .str ? raw : ""
                     guard let setting = RuleSetting(rawValue: normalized) else {
-                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(raw)'")
+                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(OutputText.excerpt(raw))'")
                     }
                     config.rules[id] = setting
                 }
@@ -199,14 +200,14 @@ public struct Configuration: Sendable, Hashable {
                         case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
                         case "profile": app.profile = try string(av, "apps.profile")
                         case "team": app.team = try string(av, "apps.team")
-                        default: throw fail(ak, "unknown key 'apps.\(akey)' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
+                        default: throw fail(ak, "unknown key 'apps.\(OutputText.excerpt(akey))' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
                         }
                     }
                     guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
                     config.apps.append(app)
                 }
             default:
-                throw fail(k, "unknown key '\(key)' (known: \(Self.knownKeys.joined(separator: ", ")))")
+                throw fail(k, "unknown key '\(OutputText.excerpt(key))' (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
         }
         return config
@@ -224,16 +225,22 @@ public struct Configuration: Sendable, Hashable {
         }
     }
 
-    static func yamlLine(_ error: Error) -> Int {
-        if let e = error as? YamlError {
-            switch e {
-            case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-                return mark.line
-            default:
-                return 0
-            }
+    /// What a YAML error says without the lines of the document that Yams quotes after it: the
+    /// kind, the problem and where (libyaml's texts, which hold none of the document). The
+    /// document may be anything a reference named, so nothing of it is repeated.
+    public static func yamlProblem(_ error: Error) -> (line: Int, text: String) {
+        guard let e = error as? YamlError else { return (0, "not YAML") }
+        func describe(_ stage: String, _ context: YamlError.Context?, _ problem: String, _ mark: Mark) -> (Int, String) {
+            let during = context.map { "\($0.text) (line \($0.mark.line)), " } ?? ""
+            return (mark.line, OutputText.excerpt("\(stage): \(during)\(problem) at line \(mark.line), column \(mark.column)", limit: 200))
         }
-        return 0
+        switch e {
+        case .scanner(let context, let problem, let mark, _): return describe("scanner", context, problem, mark)
+        case .parser(let context, let problem, let mark, _): return describe("parser", context, problem, mark)
+        case .composer(let context, let problem, let mark, _): return describe("composer", context, problem, mark)
+        case .reader(let problem, _, _, _): return (0, OutputText.excerpt("reader: \(problem)", limit: 200))
+        default: return (0, "not YAML")
+        }
     }
 
     /// The folder paths in the file are relative to.
@@ -263,29 +270,29 @@ extension Configuration {
     /// The folder a configuration may point into: the top of the git work tree holding its folder
     /// (the nearest folder above with a `.git`), else its own folder. Absolute, symlinks resolved.
     public var projectRoot: String {
-        let base = Paths.resolvingSymlinks(Paths.absolute(baseDirectory))
-        var dir = base
-        while true {
-            var st = stat()
-            if lstat(dir == "/" ? "/.git" : dir + "/.git", &st) == 0 { return dir }
-            let parent = Paths.directoryName(dir)
-            if parent == dir { return base }
-            dir = parent
-        }
+        ProjectRoot.enclosing(Paths.resolvingSymlinks(Paths.absolute(baseDirectory)))
     }
 
-    /// Refuses a `lock:` or `baseline:` that lies outside `projectRoot`, symlinks resolved: a
-    /// repository's configuration names files for the run to read and for `entitlint lock` to
-    /// replace, and neither may reach outside the project (`../../.ssh/...`, `/etc/...`, or a link
-    /// inside the project that leads out). A path given on the command line is not limited.
+    /// Refuses a path of the configuration (`lock:`, `baseline:`, `profiles:`, `apps:`'
+    /// `entitlements` and `profile`) that lies outside `projectRoot`, symlinks resolved, or in its
+    /// `.git` folder: a repository's configuration names files for the run to read (and for
+    /// `entitlint lock` to replace), and none may reach outside the project (`../../.ssh/...`,
+    /// `/etc/...`, `/` walked for profiles, or a link inside the project that leads out). The
+    /// same paths given on the command line are not limited.
     public func checkPathsInsideProject() throws(ConfigError) {
         let root = projectRoot
-        for (key, value) in [("lock", lock), ("baseline", baseline)] {
-            guard let value else { continue }
-            let resolved = Paths.resolvingSymlinks(Paths.absolute(resolve(value)))
-            if resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") { continue }
+        let confinement = ProjectRoot(folders: [root])
+        var named: [(key: String, value: String, flag: String)] = []
+        if let lock { named.append(("lock", lock, "--lock")) }
+        if let baseline { named.append(("baseline", baseline, "--baseline")) }
+        named += profiles.map { ("profiles", $0, "--profiles") }
+        for app in apps {
+            named.append(("apps.entitlements", app.entitlements, "a path argument"))
+            if let p = app.profile { named.append(("apps.profile", p, "--profile")) }
+        }
+        for (key, value, flag) in named where !confinement.contains(resolve(value)) {
             throw ConfigError(path: path ?? ".entitlint.yml", line: 0,
-                              reason: "\(key): \(value) is outside the project root \(root): a configuration may only name files inside it (give --\(key) on the command line for another place)")
+                              reason: "\(key): \(OutputText.reference(value)) is outside the project root \(root): a configuration may only name files inside it, not in its .git folder (give \(flag) on the command line for another place)")
         }
     }
 }

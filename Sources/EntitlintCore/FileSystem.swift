@@ -148,17 +148,21 @@ public enum Paths {
     /// build and dependency folders and never follows a symlinked folder (no loops). Folders are
     /// read in the order the file system gives and the result sorted once; only when `limit`
     /// files are found is the walk made again in sorted order, so that the files kept are the
-    /// same on every file system.
-    public static func walk(_ root: String, limit: Int = 1_000_000, accept: (String) -> Bool) -> [String] {
+    /// same on every file system. A symlinked file that `accept` takes is followed only when
+    /// `followsLink` allows it (the run's `ProjectRoot`: a link leading outside is refused).
+    public static func walk(_ root: String, limit: Int = 1_000_000, followsLink: (String) -> Bool = { _ in true },
+                            accept: (String) -> Bool) -> [String] {
         let ignore = GitIgnore(walking: root) // .gitignore, inside a git work tree (GitIgnore.swift)
-        if let all = walk(root, limit: limit, sorted: false, ignore: ignore, accept: accept) {
+        if let all = walk(root, limit: limit, sorted: false, ignore: ignore, followsLink: followsLink, accept: accept) {
             return sorted(all)
         }
-        return sorted(walk(root, limit: limit, sorted: true, ignore: ignore, accept: accept)!)
+        // A walk past `limit` is made twice: `followsLink` may be asked twice about a link.
+        return sorted(walk(root, limit: limit, sorted: true, ignore: ignore, followsLink: followsLink, accept: accept)!)
     }
 
     /// nil when unsorted and `limit` is reached.
-    private static func walk(_ root: String, limit: Int, sorted: Bool, ignore: GitIgnore?, accept: (String) -> Bool) -> [String]? {
+    private static func walk(_ root: String, limit: Int, sorted: Bool, ignore: GitIgnore?, followsLink: (String) -> Bool,
+                             accept: (String) -> Bool) -> [String]? {
         var out: [String] = []
         var stack = [root]
         var names: [(String, UInt8)] = []
@@ -195,10 +199,10 @@ public enum Paths {
                 if type == S_IFDIR {
                     if !skippedFolders.contains(name), ignore?.ignores(path, isDirectory: true) != true { stack.append(path) }
                 } else if type == S_IFLNK {
-                    // Follow symlinked files, never symlinked folders.
+                    // Follow symlinked files the caller allows, never symlinked folders.
                     var target = stat()
-                    if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, accept(path),
-                       ignore?.ignores(path, isDirectory: false) != true { out.append(path) }
+                    if accept(path), ignore?.ignores(path, isDirectory: false) != true, followsLink(path),
+                       stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG { out.append(path) }
                 } else if type == S_IFREG, accept(path), ignore?.ignores(path, isDirectory: false) != true {
                     out.append(path)
                 }

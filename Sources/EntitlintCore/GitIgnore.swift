@@ -218,7 +218,12 @@ final class GitIgnore {
 public enum GitWorkTree {
     /// The root of the work tree holding `absolutePath` (a `.git` folder or file at or above it).
     public static func top(of absolutePath: String) -> String? {
-        var dir = Paths.directoryName(absolutePath)
+        top(ofFolder: Paths.directoryName(absolutePath))
+    }
+
+    /// The root of the work tree holding the folder `absoluteFolder` (itself or a folder above).
+    public static func top(ofFolder absoluteFolder: String) -> String? {
+        var dir = absoluteFolder
         var levels = 0
         while levels < 256 {
             if Paths.kind((dir == "/" ? "" : dir) + "/.git") != .missing { return dir }

@@ -33,6 +33,9 @@ public struct LintOptions: Sendable {
     public var discoverer: (any UnitDiscoverer)?
     /// `--profiles DIR`: folders (or files) of profiles to pair with units, repeatable.
     public var profileFolders: [String] = []
+    /// Whether runs with project units also search the standard profile folders under the home
+    /// folder (`--no-user-profiles` turns it off).
+    public var userProfiles = true
 
     public init() {}
 }
@@ -92,7 +95,7 @@ public struct Linter: Sendable {
 
     /// Whether `path` ends in `.ext` for one of `exts` (ASCII, case-insensitive), without
     /// allocating.
-    static func hasExtension(_ path: String, in exts: [[UInt8]]) -> Bool {
+    public static func hasExtension(_ path: String, in exts: [[UInt8]]) -> Bool {
         func check(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
             for e in exts where b.count > e.count {
                 let start = b.count - e.count
@@ -176,7 +179,17 @@ public struct Linter: Sendable {
     /// Collects the input files: explicit files as given, folders walked for entitlements and
     /// profiles, config apps' files; exclude globs apply to walked files.
     public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
+        var refused: [String] = []
+        return try collectFiles(options, refusedLinks: &refused)
+    }
+
+    /// `collectFiles(_:)`; `refusedLinks` gets the symlinked files the walks met that lead
+    /// outside the project root (`ProjectRoot`): not followed, not read.
+    public func collectFiles(_ options: LintOptions, refusedLinks: inout [String]) throws(UsageError) -> [String] {
         var files: [String] = []
+        var root: ProjectRoot?
+        var refused: [String] = []
+        defer { refusedLinks = Array(Set(refused)).sorted() }
         var seen = Set<String>()
         let cwd = Paths.currentDirectory()
         func add(_ p: String) {
@@ -198,7 +211,12 @@ public struct Linter: Sendable {
             case .missing:
                 throw UsageError("no such file or folder: \(path)")
             case .directory:
-                let found = options.walk(path) { p in
+                let found = options.walk(path, followsLink: { link in
+                    if root == nil { root = options.projectRoot(cwd: cwd) }
+                    if root!.contains(link, cwd: cwd) { return true }
+                    refused.append(link)
+                    return false
+                }) { p in
                     // Project files too when projects are discovered (one walk: ProjectUnits.swift).
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions)
                             || (options.discoverer != nil && Linter.isProjectMarker(p)) else { return false }
@@ -255,7 +273,8 @@ public struct Linter: Sendable {
         // Built products named on the command line go to the artifact reader, the rest as usual.
         let artifactPaths = options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
         let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
-        var files = try collectFiles(options)
+        var refusedLinks: [String] = []
+        var files = try collectFiles(options, refusedLinks: &refusedLinks)
         let cwd = Paths.currentDirectory()
         let limits = options.limits
         let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
@@ -284,7 +303,10 @@ public struct Linter: Sendable {
             if case .profile = r { byAbs[Paths.absolute(p, cwd: cwd)] = r }
         }
 
-        var findings: [Finding] = []
+        var findings = refusedLinks.map {
+            Finding(rule: "parse-error", severity: .error, message: "a symbolic link that leads outside the project root: not followed, not read",
+                    path: Paths.display($0, cwd: cwd), line: 0, column: 0)
+        }
         var profiles: [ProfileFile] = []
         var documents: [(path: String, shown: String, doc: PlistDocument)] = []
         for (path, result) in zip(allPaths, parsed) {

@@ -45,6 +45,20 @@ public enum OutputText {
         return out
     }
 
+    /// Text from an input quoted in a message (a line that is not valid syntax, a name, a path
+    /// as written): escaped, and at most `limit` characters, a cut marked by `...`. Only text of
+    /// a file read as what it is named (an xcconfig as an xcconfig) is quoted this way; a file of
+    /// another kind is never quoted at all.
+    public static func excerpt<S: StringProtocol>(_ s: S, limit: Int = 80) -> String {
+        let escaped = escape(String(s.prefix(limit)))
+        guard escaped.count > limit || s.count > limit else { return escaped }
+        return String(escaped.prefix(limit - 3)) + "..."
+    }
+
+    /// A path as an input writes it (an `#include`, a workspace location), named in a message
+    /// about the reference: `excerpt` with room for a long absolute path (240 characters).
+    public static func reference<S: StringProtocol>(_ s: S) -> String { excerpt(s, limit: 240) }
+
     /// `escape(s)`, and when the result would begin with `::` (a string printed at the start of
     /// a line), its first colon is written `\u{3a}`.
     public static func lineStart(_ s: String) -> String {

@@ -99,7 +99,7 @@ extension LintOptions {
     }
 
     /// The profiles in `--profiles` folders (files are taken as they are), and, for runs with
-    /// project units, in the standard folders.
+    /// project units, in the standard folders (unless `--no-user-profiles`).
     func profileFolderPaths(standard: Bool) throws(UsageError) -> [String] {
         var out: [String] = []
         for folder in profileFolders {
@@ -109,7 +109,7 @@ extension LintOptions {
             case .missing: throw UsageError("--profiles: no such folder or file: \(folder)")
             }
         }
-        if standard {
+        if standard && userProfiles {
             for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { Linter.isProfilePath($0) } }
         }
         return out

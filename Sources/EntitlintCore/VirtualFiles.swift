@@ -67,8 +67,9 @@ public final class VirtualFiles: @unchecked Sendable {
 
     /// The files below `root` for which `accept` is true, as `Paths.walk` gives them (sorted, the
     /// usual build and dependency folders skipped); a non-exclusive set adds the disk's.
-    public func walk(_ root: String, cwd: String = Paths.currentDirectory(), accept: (String) -> Bool) -> [String] {
-        var out = exclusive ? [] : Paths.walk(root, accept: accept)
+    public func walk(_ root: String, cwd: String = Paths.currentDirectory(), followsLink: (String) -> Bool = { _ in true },
+                     accept: (String) -> Bool) -> [String] {
+        var out = exclusive ? [] : Paths.walk(root, followsLink: followsLink, accept: accept)
         var seen = Set(out.map { Paths.absolute($0, cwd: cwd) })
         let absRoot = Paths.absolute(root, cwd: cwd)
         let prefix = absRoot == "/" ? "/" : absRoot + "/"
@@ -145,9 +146,14 @@ extension LintOptions {
     }
 
     /// `Paths.walk`, through the virtual files when there are some.
-    public func walk(_ root: String, accept: (String) -> Bool) -> [String] {
-        guard let virtualFiles else { return Paths.walk(root, accept: accept) }
-        return virtualFiles.walk(root, accept: accept)
+    public func walk(_ root: String, followsLink: (String) -> Bool = { _ in true }, accept: (String) -> Bool) -> [String] {
+        guard let virtualFiles else { return Paths.walk(root, followsLink: followsLink, accept: accept) }
+        return virtualFiles.walk(root, followsLink: followsLink, accept: accept)
+    }
+
+    /// The run's `ProjectRoot`: the roots of its paths and of its configuration's folder.
+    public func projectRoot(cwd: String = Paths.currentDirectory()) -> ProjectRoot {
+        ProjectRoot(inputs: paths, configurationFolder: configuration?.path.map(Paths.directoryName), cwd: cwd)
     }
 
     /// The profiles named by the configuration's `profiles:` (folders are searched for
@@ -159,7 +165,10 @@ extension LintOptions {
             let p = config.resolve(entry)
             switch kind(p) {
             case .directory:
-                out += walk(p) { Linter.isProfilePath($0) }
+                // Bounded as any walk is; `checkPathsInsideProject` has put the folder inside the
+                // project, and a symlinked profile in it that leads outside is not followed.
+                let root = ProjectRoot(folders: [config.projectRoot])
+                out += walk(p, followsLink: { root.contains($0) }) { Linter.isProfilePath($0) }
             case .file, .other:
                 out.append(p)
             case .missing:

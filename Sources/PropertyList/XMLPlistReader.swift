@@ -438,7 +438,7 @@ final class SAXBuilder {
         let location = tagStart()
         guard prefix == nil, let element = PlistElement(name) else {
             let shown = (prefix.map { String(cString: $0) + ":" } ?? "") + String(cString: name)
-            fail(.invalidStructure, "<\(shown)> is not a property-list element", at: location)
+            fail(.invalidStructure, "<\(PlistScalars.shown(Array(shown.utf8)))> is not a property-list element", at: location)
             return
         }
         if quotedGreaterThan {
@@ -473,7 +473,7 @@ final class SAXBuilder {
                 return
             }
             if let pending = top.pendingKey {
-                fail(.invalidStructure, "key \"\(pending.0)\" has no value before the next <key>", at: location)
+                fail(.invalidStructure, "key \"\(PlistScalars.shown(Array(pending.0.utf8)))\" has no value before the next <key>", at: location)
                 return
             }
         } else if element != .plist, let top = stack.last, top.kind == .dict, top.pendingKey == nil {
@@ -554,7 +554,7 @@ final class SAXBuilder {
             attach(PlistNode(.array(frame.items), at: frame.location))
         case .dict:
             if let pending = frame.pendingKey {
-                fail(.invalidStructure, "key \"\(pending.0)\" has no value", at: pending.1)
+                fail(.invalidStructure, "key \"\(PlistScalars.shown(Array(pending.0.utf8)))\" has no value", at: pending.1)
                 return
             }
             attach(PlistNode(.dict(frame.dict), at: frame.location))
@@ -697,6 +697,9 @@ final class SAXBuilder {
         guard e.level.rawValue >= XML_ERR_ERROR.rawValue, libxmlError == nil else { return }
         var message = e.message.map { String(cString: $0) } ?? "not well-formed XML"
         while message.last == "\n" || message.last == " " { message.removeLast() }
+        // libxml2 names elements and entities of the document in its messages: at most 120
+        // characters of the message are kept (control characters are escaped on output).
+        if message.count > 120 { message = String(message.prefix(117)) + "..." }
         let code: PlistError.Code
         switch e.code {
         case Int32(XML_ERR_INVALID_CHAR.rawValue), Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue),

@@ -113,11 +113,11 @@ struct PBXReader {
             return nil
         }
         guard let dict = objects[id]?.dict else {
-            problem(ref.location, "\(what) refers to object \(id), which does not exist (a dangling reference)")
+            problem(ref.location, "\(what) refers to object \(OutputText.excerpt(id)), which does not exist (a dangling reference)")
             return nil
         }
         if let expected, let isa = dict["isa"]?.string, !expected.contains(isa) {
-            problem(ref.location, "\(what) refers to object \(id), a \(isa), not a \(expected.sorted().joined(separator: " or "))")
+            problem(ref.location, "\(what) refers to object \(OutputText.excerpt(id)), a \(OutputText.excerpt(isa)), not a \(expected.sorted().joined(separator: " or "))")
             return nil
         }
         return (id, dict)
@@ -206,7 +206,7 @@ struct PBXReader {
             if let dict = config["buildSettings"]?.dict {
                 for entry in dict.entries {
                     guard let (settingName, conditions) = SettingAssignment.splitKey(entry.key) else {
-                        problem(entry.keyLocation, "\"\(entry.key)\" in the build settings of \(owner) (\(name)) is not a build setting name")
+                        problem(entry.keyLocation, "\"\(OutputText.excerpt(entry.key))\" in the build settings of \(owner) (\(name)) is not a build setting name")
                         continue
                     }
                     let value: String
@@ -275,7 +275,7 @@ struct PBXReader {
     /// `<group>` (the parent group's folder), `SOURCE_ROOT` (the project folder), `<absolute>`.
     mutating func path(of id: String, directory: String, seen: Set<String>) -> Result<String, ReadFailure> {
         guard !seen.contains(id) else { return .failure(ReadFailure("the groups holding it form a cycle (a reference cycle)")) }
-        guard let dict = objects[id]?.dict else { return .failure(ReadFailure("object \(id) does not exist")) }
+        guard let dict = objects[id]?.dict else { return .failure(ReadFailure("object \(OutputText.excerpt(id)) does not exist")) }
         let own = dict["path"]?.string ?? ""
         let tree = dict["sourceTree"]?.string ?? "<group>"
         switch tree {
@@ -295,7 +295,7 @@ struct PBXReader {
             case .failure(let why): return .failure(why)
             }
         default:
-            return .failure(ReadFailure("it is relative to \(tree), which only exists during a build"))
+            return .failure(ReadFailure("it is relative to \(OutputText.excerpt(tree)), which only exists during a build"))
         }
     }
 }

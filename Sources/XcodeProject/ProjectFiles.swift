@@ -1,4 +1,9 @@
 import EntitlintCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How discovery reads project inputs: through the run's virtual files when they hold a path
 /// (`--staged`: the index over the work tree; `--against`: a revision's tree, exclusively), else
@@ -9,15 +14,40 @@ struct ReadFailure: Error, CustomStringConvertible, Equatable {
     init(_ reason: String) { self.reason = reason }
     var description: String { reason }
     static let missing = ReadFailure("no such file")
+    static let outside = ReadFailure("outside the project root (symbolic links resolved): not read")
 }
 
 struct ProjectFiles: @unchecked Sendable {
     let options: LintOptions
     let cwd: String
+    /// What the projects of the run may read (`ProjectRoot`): every file a project file names
+    /// must resolve inside it.
+    let root: ProjectRoot
+    private let resolvedFolders = ResolvedFolders()
+
+    init(options: LintOptions, cwd: String) {
+        self.options = options
+        self.cwd = cwd
+        root = options.projectRoot(cwd: cwd)
+    }
 
     func kind(_ path: String) -> Paths.Kind { options.kind(path) }
 
+    /// Whether `path` resolves outside the project root (or into its `.git` folder): such a file
+    /// is never read, and a reference to it is a problem that names the reference, not the file.
+    func isOutside(_ path: String) -> Bool {
+        let abs = absolute(path)
+        // The folder is resolved once (a project reads many files from few folders); the file
+        // itself costs one lstat, and a symlinked file is resolved whole.
+        var st = stat()
+        if lstat(abs, &st) == 0, st.st_mode & S_IFMT == S_IFLNK { return !root.contains(resolved: Paths.resolvingSymlinks(abs)) }
+        let folder = resolvedFolders.resolved(Paths.directoryName(abs))
+        return !root.contains(resolved: folder == "/" ? "/" + Paths.baseName(abs) : folder + "/" + Paths.baseName(abs))
+    }
+
+    /// The bytes of `path`; a path outside the project root is refused unread.
     func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+        guard !isOutside(path) else { return .failure(.outside) }
         if let virtual = options.virtualFiles {
             switch virtual.bytes(path, cwd: cwd) {
             case .success(let bytes)?:
@@ -64,5 +94,17 @@ struct ProjectFiles: @unchecked Sendable {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}
+
+/// Folders with their symlinks resolved, each resolved once per run (discovery runs on one thread).
+final class ResolvedFolders: @unchecked Sendable {
+    private var known: [String: String] = [:]
+
+    func resolved(_ absoluteFolder: String) -> String {
+        if let r = known[absoluteFolder] { return r }
+        let r = Paths.resolvingSymlinks(absoluteFolder)
+        known[absoluteFolder] = r
+        return r
     }
 }

@@ -18,6 +18,7 @@ final class EntitlementsCache: @unchecked Sendable {
     let files: ProjectFiles
     let limits: PlistLimits
     private var parsed: [String: Result<PlistDocument, ProjectProblem>] = [:]
+    static let plistExtensions: [[UInt8]] = ["entitlements", "xcent", "plist"].map { Array($0.utf8) }
 
     init(files: ProjectFiles, limits: PlistLimits) {
         self.files = files
@@ -36,7 +37,11 @@ final class EntitlementsCache: @unchecked Sendable {
             switch Linter.parse(bytes: bytes, path: abs, limits: limits) {
             case .entitlements(let doc): result = .success(doc)
             case .failed(let reason, let loc):
-                result = .failure(ProjectProblem(file: shown, location: loc, message: "cannot parse property list: \(reason)"))
+                // The reader's reason may quote the file; it is shown only for a file named as
+                // entitlements or a plist. Another file a setting names is not quoted.
+                let named = Linter.hasExtension(abs, in: Self.plistExtensions)
+                result = .failure(ProjectProblem(file: shown, location: loc, message: "cannot parse property list: " + (named ? reason
+                    : "not a property list (the file is not named .entitlements, .xcent or .plist, so none of it is shown)")))
             case .profile:
                 result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: this is a provisioning profile, not an entitlements file"))
             }
@@ -235,7 +240,7 @@ struct ProjectUnitBuilder {
             guard let r = resolved[name], r.value == nil, let source = r.source, let why = r.problem,
                   !why.hasPrefix("it may be set in a file") else { return }
             problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                   message: "\(name) = \"\(source.value)\" (\(owner)) cannot be resolved: \(why)"))
+                                   message: "\(name) = \"\(OutputText.excerpt(source.value))\" (\(owner)) cannot be resolved: \(why)"))
         }
 
         var sources: [String: String] = [:]
@@ -259,6 +264,11 @@ struct ProjectUnitBuilder {
         if let raw = nonEmpty(KeySetting.entitlements) {
             let path = ProjectFiles.normalize(ProjectFiles.join(project.directory, raw))
             let source = resolved[KeySetting.entitlements]?.source
+            if files.isOutside(path) {
+                problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,
+                                       message: "CODE_SIGN_ENTITLEMENTS of \(owner) names \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
+                return nil
+            }
             if files.kind(path) != .file {
                 problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,
                                        message: "CODE_SIGN_ENTITLEMENTS of \(owner) names \(files.shown(path)), which does not exist; the target cannot be signed, and is not checked"))

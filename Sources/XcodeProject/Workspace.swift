@@ -14,6 +14,8 @@ struct Workspace {
     struct ProjectRef {
         /// `App.xcodeproj`, usable from the current folder.
         var path: String
+        /// The `location` attribute as written (`group:../Other/Other.xcodeproj`).
+        var written: String
         var location: SourceLocation
     }
 
@@ -54,12 +56,12 @@ struct Workspace {
                     resolved = nil
                 } else if element.name == "FileRef", !location.isEmpty, !location.hasPrefix("developer:") {
                     problems.append(ProjectProblem(file: shown, location: element.location,
-                                                   message: "workspace location \"\(location)\" is not one Entitlint can resolve"))
+                                                   message: "workspace location \"\(OutputText.reference(location))\" is not one Entitlint can resolve"))
                 }
                 if element.name == "Group" {
                     if !element.selfClosing { groups.append(resolved ?? base) }
                 } else if let resolved, resolved.hasSuffix(".xcodeproj") {
-                    projects.append(ProjectRef(path: resolved, location: element.location))
+                    projects.append(ProjectRef(path: resolved, written: location, location: element.location))
                 }
             default:
                 continue

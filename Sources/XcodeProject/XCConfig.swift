@@ -43,7 +43,7 @@ final class XCConfigLoader: @unchecked Sendable {
     /// `#include` line), for the problem when it is missing.
     func load(_ path: String, referencedFrom reference: (file: String, location: SourceLocation), optional: Bool = false) -> [SettingAssignment] {
         var stack: [String] = []
-        return load(path, reference: reference, optional: optional, stack: &stack)
+        return load(path, reference: reference, written: nil, optional: optional, stack: &stack)
     }
 
     /// Every assignment, of any setting, in the xcconfigs read so far.
@@ -61,7 +61,8 @@ final class XCConfigLoader: @unchecked Sendable {
         return fileSets[abs] ?? [abs]
     }
 
-    private func load(_ path: String, reference: (file: String, location: SourceLocation), optional: Bool,
+    /// `written`: the path as an `#include` line writes it (nil for a base configuration).
+    private func load(_ path: String, reference: (file: String, location: SourceLocation), written: String?, optional: Bool,
                       stack: inout [String]) -> [SettingAssignment] {
         let abs = files.absolute(path)
         let shown = files.shown(abs)
@@ -76,6 +77,18 @@ final class XCConfigLoader: @unchecked Sendable {
             report(ProjectProblem(file: reference.file, location: reference.location, message: why))
             return [.hole(why, file: reference.file, location: reference.location)]
         }
+        if files.isOutside(abs) {
+            // Never read, and never probed further (no case variant, no template beside it): the
+            // finding names the reference as written, nothing of the file. An optional
+            // `#include?` outside is taken as absent, silently, as a missing one is (an override
+            // file kept above the project, like Loop's `../LoopConfigOverride.xcconfig`).
+            if optional { return [] }
+            let referrer = reference.file.isEmpty ? shown : reference.file
+            let what = written.map { "#include \"\(OutputText.reference($0))\" names a file" } ?? "the base configuration \(shown) is"
+            report(ProjectProblem(file: referrer, location: reference.location,
+                                  message: "\(what) outside the project root (symbolic links resolved): not read; the settings it would give are unknown"))
+            return [.hole("an xcconfig outside the project root", file: referrer, location: reference.location)]
+        }
         let bytes: [UInt8]
         switch files.kind(abs) == .missing ? .failure(.missing) : files.read(abs) {
         case .success(let b):
@@ -86,7 +99,7 @@ final class XCConfigLoader: @unchecked Sendable {
             if why == .missing, let variant = files.caseVariant(of: path) {
                 report(ProjectProblem(file: referrer, location: reference.location,
                                       message: "\(shown) does not exist, but \(files.shown(variant)) does: the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is", severity: .note))
-                return load(variant, reference: reference, optional: optional, stack: &stack)
+                return load(variant, reference: reference, written: written, optional: optional, stack: &stack)
             }
             if why == .missing, let reason = MissingFileReason.explain(path, files: files) {
                 if explainedMissing.insert(abs).inserted {
@@ -103,6 +116,10 @@ final class XCConfigLoader: @unchecked Sendable {
         stack.append(abs)
         defer { stack.removeLast() }
         let folder = Paths.directoryName(path)
+        // Text of the file is quoted in a problem only when the file is named as an xcconfig: a
+        // file of another kind that an `#include` names (a `KEY=VALUE` file, binary data) is not.
+        let quotes = Paths.baseName(abs).lowercased().hasSuffix(".xcconfig")
+        func quoted(_ text: Substring, or instead: String) -> String { quotes ? "\"\(OutputText.excerpt(text))\"" : instead }
         var out: [SettingAssignment] = []
         var includes: Set<String> = [abs]
         var lineNumber = 0
@@ -127,8 +144,9 @@ final class XCConfigLoader: @unchecked Sendable {
                 let target = String(rest[rest.index(after: rest.startIndex)..<close])
                 if target.hasPrefix("<") || target.contains("$(") || target.contains("${") {
                     if !isOptional {
-                        report(ProjectProblem(file: shown, location: loc, message: "#include \"\(target)\" names a path Entitlint cannot resolve; the settings it would give are unknown"))
-                        out.append(.hole("#include \"\(target)\"", file: shown, location: loc))
+                        let include = "#include \(quoted(Substring(target), or: "line"))"
+                        report(ProjectProblem(file: shown, location: loc, message: "\(include) names a path Entitlint cannot resolve; the settings it would give are unknown"))
+                        out.append(.hole(include, file: shown, location: loc))
                     }
                     continue
                 }
@@ -137,7 +155,7 @@ final class XCConfigLoader: @unchecked Sendable {
                     let fromProject = ProjectFiles.normalize(ProjectFiles.join(root, target))
                     if files.kind(fromProject) == .file { includePath = fromProject }
                 }
-                out += load(includePath, reference: (shown, loc), optional: isOptional, stack: &stack)
+                out += load(includePath, reference: (shown, loc), written: target, optional: isOptional, stack: &stack)
                 includes.formUnion(fileSets[files.absolute(includePath)] ?? [files.absolute(includePath)])
                 continue
             }
@@ -148,13 +166,13 @@ final class XCConfigLoader: @unchecked Sendable {
                 return c == "=" && depth <= 0
             }
             guard let eq = eqIndex else {
-                report(ProjectProblem(file: shown, location: loc, message: "not an xcconfig line (expected NAME = value, #include or a // comment): \(text.prefix(60))"))
+                report(ProjectProblem(file: shown, location: loc, message: "not an xcconfig line (expected NAME = value, #include or a // comment)\(quotes ? ": " + OutputText.excerpt(text) : "")"))
                 out.append(.hole("a line that is not xcconfig syntax", file: shown, location: loc))
                 continue
             }
             let key = text[..<eq].trimmed(" \t")
             guard let (name, conditions) = SettingAssignment.splitKey(key) else {
-                report(ProjectProblem(file: shown, location: loc, message: "\"\(key)\" is not a build setting name"))
+                report(ProjectProblem(file: shown, location: loc, message: "\(quoted(Substring(key), or: "the name before =")) is not a build setting name"))
                 out.append(.hole("a line that is not xcconfig syntax", file: shown, location: loc))
                 continue
             }

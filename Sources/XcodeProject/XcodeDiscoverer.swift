@@ -240,6 +240,11 @@ struct DiscoverySession {
             guard let workspace else { unitless.insert(path); continue }
             readFiles[path, default: []].append(workspace.file)
             for ref in workspace.projects {
+                if files.isOutside(ref.path) {
+                    problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                   message: "the workspace names \(OutputText.reference(ref.written)), outside the project root (symbolic links resolved): not read"))
+                    continue
+                }
                 if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
                     if files.kind(ref.path) == .missing, let reason = MissingFileReason.explain(ref.path, files: files) {
                         expectedMissing.append(ExpectedMissing(shown: files.shown(ref.path), referrer: workspace.file, location: ref.location,

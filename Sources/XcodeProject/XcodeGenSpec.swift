@@ -130,14 +130,11 @@ enum XcodeGenSpec {
         read.append(shown)
         let node: Node?
         do { node = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch {
-            var line = 0
-            if let e = error as? YamlError {
-                switch e {
-                case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): line = mark.line
-                default: break
-                }
-            }
-            problems.append(ProjectProblem(file: shown, location: SourceLocation(line: line, column: 0), message: "cannot parse the XcodeGen spec: \(error)"))
+            // The problem and its place, never the lines Yams quotes: an `include:` may name
+            // any file of the project.
+            let problem = Configuration.yamlProblem(error)
+            problems.append(ProjectProblem(file: shown, location: SourceLocation(line: problem.line, column: 0),
+                                           message: "cannot parse the XcodeGen spec: \(problem.text)"))
             return nil
         }
         guard let node else { return nil }
@@ -147,6 +144,11 @@ enum XcodeGenSpec {
             for item in inc.items.isEmpty ? [inc] : inc.items {
                 guard let rel = item.string ?? item["path"]?.string else { continue }
                 let p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                if files.isOutside(p) {
+                    problems.append(ProjectProblem(file: shown, location: item.location,
+                                                   message: "include: \(OutputText.reference(rel)) is outside the project root (symbolic links resolved): not read; the settings it would give are unknown"))
+                    continue
+                }
                 if files.kind(p) != .file {
                     problems.append(ProjectProblem(file: shown, location: item.location, message: "include: \(files.shown(p)) does not exist; the settings it would give are unknown"))
                     continue
@@ -396,7 +398,7 @@ enum XcodeGenSpec {
                     let r = evaluator.resolve(name)
                     if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
                         var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                               message: "\(name) = \"\(source.value)\" (target \(t.name)) cannot be resolved: \(why)")
+                                               message: "\(name) = \"\(OutputText.excerpt(source.value))\" (target \(t.name)) cannot be resolved: \(why)")
                         p.target = targetKey
                         problems.append(p)
                     }
@@ -423,6 +425,11 @@ enum XcodeGenSpec {
                     uses.insert(entitlementsAbs!)
                 } else if let (raw, source) = rawEntitlements {
                     let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
+                    if files.isOutside(p) {
+                        problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                       message: "the entitlements of target \(t.name) are \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
+                        continue
+                    }
                     if files.kind(p) != .file {
                         var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
                                                      message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked")

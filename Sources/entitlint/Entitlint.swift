@@ -55,11 +55,16 @@ struct FactOptions: ParsableArguments {
     @Option(name: .customLong("profiles"), help: ArgumentHelp("A folder of provisioning profiles to pair with units (repeatable).", valueName: "dir"))
     var profileFolders: [String] = []
 
+    @Flag(name: .customLong("no-user-profiles"),
+          help: "Do not search the standard profile folders under the home folder (~/Library/MobileDevice/Provisioning Profiles, Xcode's UserData one).")
+    var noUserProfiles = false
+
     var values: FactValues {
         var v = FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock)
         v.limits = ["max-file-size": maxFileSize, "max-depth": maxDepth, "max-elements": maxElements,
                     "max-total-bytes": maxTotalBytes].compactMapValues { $0 }
         v.profileFolders = profileFolders
+        v.userProfiles = !noUserProfiles
         v.jobs = jobs
         return v
     }
@@ -80,6 +85,8 @@ struct FactValues {
     var limits: [String: Int] = [:]
     /// `--profiles DIR`, repeatable.
     var profileFolders: [String] = []
+    /// False with `--no-user-profiles`.
+    var userProfiles = true
     /// `--jobs N`.
     var jobs: Int?
 
@@ -90,6 +97,7 @@ struct FactValues {
         var o = LintOptions()
         o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
         o.profileFolders = profileFolders
+        o.userProfiles = userProfiles
         o.paths = paths.isEmpty ? ["."] : paths
         o.profilePath = profile
         o.bundleID = bundleID
@@ -366,6 +374,7 @@ struct LintInvocation {
             case "--strict": inv.strict = true
             case "--no-color": inv.noColor = true
             case "--quiet": inv.quiet = true
+            case "--no-user-profiles": inv.facts.userProfiles = false
             case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
                  "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--jobs",
                  "--report", "--fail-on", "--color", "--stdin-filename":
