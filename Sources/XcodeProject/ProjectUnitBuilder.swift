@@ -227,7 +227,7 @@ struct ProjectUnitBuilder {
             guard let r = resolved[name], r.value == nil, let source = r.source, let why = r.problem,
                   !why.hasPrefix("it may be set in a file") else { return }
             problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                   message: "\(name) = \"\(source.value)\" (\(owner)) cannot be resolved: \(why)"))
+                                   message: "\(name) = \"\(source.quotedValue)\" (\(owner)) cannot be resolved: \(why)"))
         }
 
         var sources: [String: String] = [:]
