@@ -67,8 +67,9 @@ public final class VirtualFiles: @unchecked Sendable {
 
     /// The files below `root` for which `accept` is true, as `Paths.walk` gives them (sorted, the
     /// usual build and dependency folders skipped); a non-exclusive set adds the disk's.
-    public func walk(_ root: String, cwd: String = Paths.currentDirectory(), accept: (String) -> Bool) -> [String] {
-        var out = exclusive ? [] : Paths.walk(root, accept: accept)
+    public func walk(_ root: String, cwd: String = Paths.currentDirectory(), unreadable: ((String, String) -> Void)? = nil,
+                     accept: (String) -> Bool) -> [String] {
+        var out = exclusive ? [] : Paths.walk(root, unreadable: unreadable, accept: accept)
         var seen = Set(out.map { Paths.absolute($0, cwd: cwd) })
         let absRoot = Paths.absolute(root, cwd: cwd)
         let prefix = absRoot == "/" ? "/" : absRoot + "/"
@@ -145,9 +146,9 @@ extension LintOptions {
     }
 
     /// `Paths.walk`, through the virtual files when there are some.
-    public func walk(_ root: String, accept: (String) -> Bool) -> [String] {
-        guard let virtualFiles else { return Paths.walk(root, accept: accept) }
-        return virtualFiles.walk(root, accept: accept)
+    public func walk(_ root: String, unreadable: ((String, String) -> Void)? = nil, accept: (String) -> Bool) -> [String] {
+        guard let virtualFiles else { return Paths.walk(root, unreadable: unreadable, accept: accept) }
+        return virtualFiles.walk(root, unreadable: unreadable, accept: accept)
     }
 
     /// The profiles named by the configuration's `profiles:` (folders are searched for
