@@ -120,11 +120,11 @@ enum XcodeGenSpec {
 
     /// XcodeGen's merge of an included spec (`base`) with the including one (`over`). Keys are
     /// found through an index (linear in the entries, not quadratic); each entry and item of the
-    /// result is counted against `budget`.
+    /// result is counted against `budget`, and past it nothing more is merged.
     static func merge(_ base: YNode, _ over: YNode, budget: Budget) -> YNode {
         switch (base.value, over.value) {
         case (.map(let a), .map(let b)):
-            _ = budget.take(a.count + b.count)
+            guard budget.take(a.count + b.count) else { return over }
             var out: [(key: String, keyLocation: SourceLocation, value: YNode)?] = a
             var index: [String: [Int]] = [:]
             for (i, e) in a.enumerated() { index[e.key, default: []].append(i) }
@@ -143,7 +143,7 @@ enum XcodeGenSpec {
             }
             return YNode(value: .map(out.compactMap { $0 }), location: over.location, file: over.file)
         case (.seq(let a), .seq(let b)):
-            _ = budget.take(a.count + b.count)
+            guard budget.take(a.count + b.count) else { return over }
             return YNode(value: .seq(a + b), location: over.location, file: over.file)
         default:
             return over

@@ -5,35 +5,6 @@ import XCTest
 /// `entitlint` is run on each, with a watchdog. Each must end within bounded time with a finding
 /// or a clear error naming the file, lint the other files of the run, and write nothing.
 final class HostileFileSystemTests: XCTestCase {
-    /// Runs the CLI, killing it after `seconds`: a hang is a failure, not a stuck test run.
-    func runBounded(_ args: [String], in dir: URL, seconds: Double = 20, file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.executable
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let killed = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-        killed.pointee = false
-        defer { killed.deallocate() }
-        nonisolated(unsafe) let flag = killed
-        let watchdog = DispatchWorkItem { if p.isRunning { flag.pointee = true; p.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        watchdog.cancel()
-        XCTAssertFalse(killed.pointee, "entitlint \(args.joined(separator: " ")) ran longer than \(seconds) s", file: file, line: line)
-        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, "entitlint crashed: \(String(decoding: e, as: UTF8.self))", file: file, line: line)
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
-
     /// A folder holding one good entitlements file (with a wildcard group, so it has a finding).
     func folderWithGoodFile() throws -> URL {
         let dir = try CLI.temporaryDirectory(self)
