@@ -130,28 +130,6 @@ final class BoundsCLITests: XCTestCase {
 
     // MARK: no silent pass
 
-    /// Runs `entitlint args` in `dir` as `nobody` when root (root reads every folder).
-    func runAsNobody(_ args: [String], in dir: URL) throws -> CLI.Result {
-        var arguments = args
-        var executable = CLI.executable.path
-        if geteuid() == 0 {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-                throw XCTSkip("running as root without setpriv: cannot make a folder unreadable")
-            }
-            XCTAssertEqual(chmod(dir.path, 0o755), 0)
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + args
-            executable = "/usr/bin/setpriv"
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = dir
-        p.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let result = try CLI.capture(p)
-        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, result.stderr)
-        return result
-    }
-
     func testUnreadableFolderIsAFindingNotNoProblems() throws {
         let dir = try CLI.temporaryDirectory(self)
         try write(CLI.entitlements(["$(AppIdentifierPrefix)com.example.shared"]), "Secret/App.entitlements", in: dir)

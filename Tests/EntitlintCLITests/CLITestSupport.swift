@@ -114,4 +114,27 @@ extension XCTestCase {
         XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, "entitlint crashed: \(String(decoding: e, as: UTF8.self))", file: file, line: line)
         return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
+
+    /// Runs `entitlint args` in `dir`, as `nobody` (setpriv, from util-linux) when root: root reads
+    /// every file and folder whatever its mode. `dir` is opened to nobody; a crash fails the test.
+    func runAsNobody(_ args: [String], in dir: URL) throws -> CLI.Result {
+        var arguments = args
+        var executable = CLI.executable.path
+        if geteuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("running as root without setpriv: cannot make a file or folder unreadable")
+            }
+            XCTAssertEqual(chmod(dir.path, 0o755), 0)
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + args
+            executable = "/usr/bin/setpriv"
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = dir
+        p.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let result = try CLI.capture(p)
+        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, result.stderr)
+        return result
+    }
 }

@@ -89,30 +89,9 @@ final class HostileFileSystemTests: XCTestCase {
         let secret = dir.appendingPathComponent("Secret.entitlements")
         try CLI.entitlements(["ABCDE12345.com.example.shared"]).write(to: secret, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(secret.path, 0o000), 0)
-        var args = ["lint", "Secret.entitlements", "Good.entitlements"]
-        var executable = CLI.executable.path
-        if geteuid() == 0 {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-                throw XCTSkip("running as root without setpriv: cannot make a file unreadable")
-            }
-            // nobody must be able to reach the folder and the binary.
-            XCTAssertEqual(chmod(dir.path, 0o755), 0)
-            args = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + args
-            executable = "/usr/bin/setpriv"
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        p.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 1, o + e)
+        let r = try runAsNobody(["lint", "Secret.entitlements", "Good.entitlements"], in: dir)
+        let o = r.stdout, e = r.stderr
+        XCTAssertEqual(r.status, 1, o + e)
         XCTAssertTrue(o.contains("Secret.entitlements"), o + e)
         XCTAssertTrue(o.contains("cannot read the file: Permission denied"), o + e)
         XCTAssertTrue(o.contains("wildcard-access-group"), "the other file is still linted: \(o)")
