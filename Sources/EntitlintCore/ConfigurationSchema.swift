@@ -103,7 +103,8 @@ public enum ConfigurationSchema {
 
         var limits = Node("""
             Limits of a run; going past one is a parse-error finding naming the limit. The command-line flag of \
-            the same name (--max-file-size ...) wins over these.
+            the same name (--max-file-size ...) wins over these. A configuration may lower a limit; a value above \
+            the ceiling given for each is lowered to it (only the flag goes higher).
             """, type: "object")
         limits.additionalProperties = .allowed(false)
         func positive(_ description: String) -> Node {
@@ -112,10 +113,12 @@ public enum ConfigurationSchema {
             return n
         }
         limits.properties = [
-            "max-file-size": positive("Largest input file in bytes (default 16777216, 16 MiB)."),
-            "max-depth": positive("Deepest nesting of arrays and dicts in a property list (default 200)."),
-            "max-elements": positive("Most values in one property list, or ASN.1 elements in one profile (default 1000000)."),
-            "max-total-bytes": positive("Most bytes of entitlements files, property lists and profiles read in one run (default 1073741824, 1 GiB)."),
+            "max-file-size": positive("Largest input file in bytes (default 16777216, 16 MiB; ceiling 67108864, 64 MiB)."),
+            "max-depth": positive("Deepest nesting of arrays and dicts in a property list (default 200; ceiling 256)."),
+            "max-elements": positive("Most values in one property list, or ASN.1 elements in one profile (default 1000000; ceiling 10000000)."),
+            "max-total-bytes": positive("Most bytes of entitlements files, property lists and profiles read in one run (default 1073741824, 1 GiB; ceiling 4294967296, 4 GiB)."),
+            "max-findings": positive("Most findings one run reports; one more finding says how many were left out (default 10000; ceiling 100000)."),
+            "max-output-bytes": positive("Largest report, in bytes; findings are left out until it fits, and one says so (default 67108864, 64 MiB; ceiling 268435456, 256 MiB)."),
         ]
 
         var setting = Node()

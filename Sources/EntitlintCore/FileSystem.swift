@@ -39,7 +39,7 @@ public enum FileReader {
     /// Reads a whole regular file, refusing more than `limit` bytes, and first asks `admit` with
     /// the size the file has when opened (false: `.overBudget`, nothing read).
     public static func read(_ path: String, limit: Int, admit: (Int) -> Bool) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = Paths.withFileSystemPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         if fd < 0 {
             if errno == ENOENT { throw .notFound }
             throw .system(errnoText())
@@ -134,7 +134,7 @@ public enum Paths {
     /// What is at `path`, following a symlink given explicitly on the command line.
     public static func kind(_ path: String) -> Kind {
         var st = stat()
-        guard stat(path, &st) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .other }
+        guard withFileSystemPath(path, { stat($0, &st) }) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .other }
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file
@@ -150,24 +150,33 @@ public enum Paths {
     /// files are found is the walk made again in sorted order, so that the files kept are the
     /// same on every file system. A symlinked file that `accept` takes is followed only when
     /// `followsLink` allows it (the run's `ProjectRoot`: a link leading outside is refused).
+    ///
+    /// A folder (below `root`) that cannot be read is not silently skipped: `unreadable` gets its
+    /// path and why, so that the run reports it. Names that are not valid UTF-8 are kept as
+    /// `fileSystemName` spells them, so that the files can still be opened.
     public static func walk(_ root: String, limit: Int = 1_000_000, followsLink: (String) -> Bool = { _ in true },
-                            accept: (String) -> Bool) -> [String] {
+                            unreadable: ((String, String) -> Void)? = nil, accept: (String) -> Bool) -> [String] {
         let ignore = GitIgnore(walking: root) // .gitignore, inside a git work tree (GitIgnore.swift)
-        if let all = walk(root, limit: limit, sorted: false, ignore: ignore, followsLink: followsLink, accept: accept) {
-            return sorted(all)
-        }
+        var problems: [(String, String)] = []
         // A walk past `limit` is made twice: `followsLink` may be asked twice about a link.
-        return sorted(walk(root, limit: limit, sorted: true, ignore: ignore, followsLink: followsLink, accept: accept)!)
+        let all = walk(root, limit: limit, sorted: false, ignore: ignore, followsLink: followsLink, problems: &problems, accept: accept)
+            ?? { problems = []; return walk(root, limit: limit, sorted: true, ignore: ignore, followsLink: followsLink, problems: &problems, accept: accept)! }()
+        for (path, why) in problems { unreadable?(path, why) }
+        return sorted(all)
     }
 
     /// nil when unsorted and `limit` is reached.
     private static func walk(_ root: String, limit: Int, sorted: Bool, ignore: GitIgnore?, followsLink: (String) -> Bool,
+                             problems: inout [(String, String)],
                              accept: (String) -> Bool) -> [String]? {
         var out: [String] = []
         var stack = [root]
         var names: [(String, UInt8)] = []
         while let dir = stack.popLast() {
-            guard let d = opendir(dir) else { continue }
+            guard let d = withFileSystemPath(dir, { opendir($0) }) else {
+                problems.append((dir, FileReader.errnoText()))
+                continue
+            }
             names.removeAll(keepingCapacity: true)
             while let e = readdir(d) {
                 let dtype = e.pointee.d_type
@@ -175,7 +184,7 @@ public enum Paths {
                     $0.withMemoryRebound(to: UInt8.self, capacity: 256) { c in
                         // Skip `.` and `..` before making a String.
                         if c[0] == UInt8(ascii: "."), c[1] == 0 || (c[1] == UInt8(ascii: ".") && c[2] == 0) { return nil }
-                        return String(cString: c)
+                        return fileSystemName(UnsafeBufferPointer(start: c, count: strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self))))
                     }
                 }
                 if let name { names.append((name, dtype)) }
@@ -193,7 +202,10 @@ public enum Paths {
                 case Int32(DT_LNK): type = S_IFLNK
                 default:
                     var st = stat()
-                    guard lstat(path, &st) == 0 else { continue }
+                    guard withFileSystemPath(path, { lstat($0, &st) }) == 0 else {
+                        problems.append((path, FileReader.errnoText()))
+                        continue
+                    }
                     type = st.st_mode & S_IFMT
                 }
                 if type == S_IFDIR {
@@ -202,7 +214,7 @@ public enum Paths {
                     // Follow symlinked files the caller allows, never symlinked folders.
                     var target = stat()
                     if accept(path), ignore?.ignores(path, isDirectory: false) != true, followsLink(path),
-                       stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG { out.append(path) }
+                       withFileSystemPath(path, { stat($0, &target) }) == 0, target.st_mode & S_IFMT == S_IFREG { out.append(path) }
                 } else if type == S_IFREG, accept(path), ignore?.ignores(path, isDirectory: false) != true {
                     out.append(path)
                 }
@@ -248,6 +260,60 @@ public enum Paths {
             }
         }
         return order.map { paths[$0] }
+    }
+
+    /// The first of the code points that stand for raw bytes in a path (`fileSystemName`):
+    /// U+10FF00 + the byte, in the last private-use plane.
+    static let rawByteBase: UInt32 = 0x10FF00
+
+    /// A file name's bytes as a String that gives them back exactly (`withFileSystemPath`):
+    /// valid UTF-8 as it is; each byte of an invalid sequence (and of a code point in
+    /// U+10FF00...U+10FFFF, so that those too come back as they were) as U+10FF00 + the byte.
+    /// Foundation and `String(cString:)` replace invalid bytes with U+FFFD instead, and a file
+    /// named so could then not be opened.
+    public static func fileSystemName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var plain = true
+        for b in bytes where b >= 0x80 { plain = false; break }
+        if plain { return String(decoding: bytes, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+            if length > 0, i + length <= bytes.count,
+               let decoded = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self),
+               let scalar = decoded.unicodeScalars.first, decoded.unicodeScalars.count == 1,
+               !(rawByteBase...(rawByteBase + 0xFF)).contains(scalar.value) {
+                scalars.append(scalar)
+                i += length
+                continue
+            }
+            // An invalid byte, or a code point of the escape range: each byte escaped.
+            let count = length > 0 && i + length <= bytes.count ? length : 1
+            for k in i..<(i + count) { scalars.append(Unicode.Scalar(rawByteBase + UInt32(bytes[k]))!) }
+            i += count
+        }
+        return String(scalars)
+    }
+
+    /// Calls `body` with `path` as the bytes the system knows it by: `fileSystemName`'s escapes
+    /// turned back into their bytes.
+    public static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        // U+10FF00...U+10FFFF are F4 8F BC 80 ... F4 8F BF BF in UTF-8.
+        guard path.utf8.contains(0xF4) else { return path.withCString(body) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count + 1)
+        for scalar in path.unicodeScalars {
+            if scalar.value >= rawByteBase && scalar.value <= rawByteBase + 0xFF {
+                bytes.append(UInt8(scalar.value - rawByteBase))
+            } else {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { body($0) }
+        }
     }
 
     public static func currentDirectory() -> String {

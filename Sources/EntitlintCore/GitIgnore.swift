@@ -19,6 +19,7 @@
 final class GitIgnore {
     struct Pattern {
         var glob: [UInt8]
+        var program: WildcardProgram<UInt8>
         var negated: Bool
         var directoryOnly: Bool
         /// Matched against the path from `base` (else against the last component).
@@ -68,7 +69,7 @@ final class GitIgnore {
             for p in level.reversed() {
                 if p.directoryOnly && !isDirectory { continue }
                 let subject = p.anchored ? Array(rel.dropFirst(p.base.count)) : name
-                if Self.wildmatch(p.glob, subject) { return !p.negated }
+                if p.program.matches(subject) { return !p.negated }
             }
         }
         return false
@@ -123,7 +124,7 @@ final class GitIgnore {
             let anchored = line.contains(UInt8(ascii: "/"))
             if line.first == UInt8(ascii: "/") { line.removeFirst() }
             guard !line.isEmpty else { continue }
-            out.append(Pattern(glob: line, negated: negated, directoryOnly: directoryOnly, anchored: anchored, base: base))
+            out.append(Pattern(glob: line, program: compile(line), negated: negated, directoryOnly: directoryOnly, anchored: anchored, base: base))
         }
         return out
     }
@@ -132,71 +133,79 @@ final class GitIgnore {
     /// component matches any number of components; `[...]` classes with ranges and `!`/`^`;
     /// `\` quotes the next character.
     static func wildmatch(_ p: [UInt8], _ s: [UInt8]) -> Bool {
-        let slash = UInt8(ascii: "/")
-        var memo: [Int: Bool] = [:]
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (s.count + 1) + j
-            if let known = memo[key] { return known }
-            var r = false
-            if i == p.count {
-                r = j == s.count
-            } else {
-                switch p[i] {
-                case UInt8(ascii: "*"):
-                    let double = i + 1 < p.count && p[i + 1] == UInt8(ascii: "*")
-                    if double && (i == 0 || p[i - 1] == slash) && (i + 2 == p.count || p[i + 2] == slash) {
-                        if i + 2 == p.count {
-                            r = true // a trailing `**`: everything below
-                        } else {
-                            // `**/`: zero or more whole components.
-                            r = m(i + 3, j)
-                            var k = j
-                            while !r && k < s.count {
-                                if s[k] == slash { r = m(i + 3, k + 1) }
-                                k += 1
-                            }
-                        }
-                    } else {
-                        var next = i + 1
-                        while next < p.count && p[next] == UInt8(ascii: "*") { next += 1 }
-                        var k = j
-                        while true {
-                            if m(next, k) { r = true; break }
-                            if k == s.count || s[k] == slash { break }
-                            k += 1
-                        }
-                    }
-                case UInt8(ascii: "?"):
-                    r = j < s.count && s[j] != slash && m(i + 1, j + 1)
-                case UInt8(ascii: "["):
-                    if let (matches, next) = matchClass(p, i, j < s.count ? s[j] : nil) {
-                        r = matches && s[j] != slash && m(next, j + 1)
-                    } else {
-                        r = j < s.count && s[j] == p[i] && m(i + 1, j + 1) // no closing `]`: a literal `[`
-                    }
-                case UInt8(ascii: "\\") where i + 1 < p.count:
-                    r = j < s.count && s[j] == p[i + 1] && m(i + 2, j + 1)
-                default:
-                    r = j < s.count && s[j] == p[i] && m(i + 1, j + 1)
-                }
-            }
-            memo[key] = r
-            return r
-        }
-        return m(0, 0)
+        compile(p).matches(s)
     }
 
-    /// The class starting at `p[start]` (`[`): whether `c` is in it, and the index after its `]`;
-    /// nil when the class is not closed.
-    static func matchClass(_ p: [UInt8], _ start: Int, _ c: UInt8?) -> (Bool, Int)? {
+    /// `p` as a `WildcardProgram`: matched in (tokens + 1) x (path + 1) steps, without
+    /// recursion, whatever the pattern (a long `**/**/...` chain included).
+    static func compile(_ p: [UInt8]) -> WildcardProgram<UInt8> {
+        let slash = UInt8(ascii: "/")
+        // Classes first: the program holds them by index.
+        var classes: [@Sendable (UInt8) -> Bool] = []
+        var tokens: [WildcardProgram<UInt8>.Token] = []
+        var i = 0
+        while i < p.count {
+            switch p[i] {
+            case UInt8(ascii: "*"):
+                let double = i + 1 < p.count && p[i + 1] == UInt8(ascii: "*")
+                if double && (i == 0 || p[i - 1] == slash) && (i + 2 == p.count || p[i + 2] == slash) {
+                    if i + 2 == p.count {
+                        tokens.append(.anyRun)     // a trailing `**`: everything below
+                        i += 2
+                    } else {
+                        tokens.append(.components) // `**/`: zero or more whole components
+                        i += 3
+                    }
+                } else {
+                    while i < p.count && p[i] == UInt8(ascii: "*") { i += 1 }
+                    tokens.append(.star)
+                }
+                continue
+            case UInt8(ascii: "?"):
+                tokens.append(.one)
+            case UInt8(ascii: "["):
+                if let (table, next) = parseClass(p, i) {
+                    classes.append { c in table[Int(c)] }
+                    tokens.append(.oneOf(classes.count - 1))
+                    i = next
+                    continue
+                }
+                tokens.append(.literal(p[i]))       // no closing `]`: a literal `[`
+            case UInt8(ascii: "\\") where i + 1 < p.count:
+                tokens.append(.literal(p[i + 1]))
+                i += 2
+                continue
+            default:
+                tokens.append(.literal(p[i]))
+            }
+            i += 1
+        }
+        var program = WildcardProgram<UInt8>(separator: slash, classes: classes)
+        for t in tokens { program.append(t) }
+        return program
+    }
+
+    /// The class starting at `p[start]` (`[`): which bytes it holds (256 flags, negation
+    /// applied), and the index after its `]`; nil when the class is not closed. One pass over
+    /// the class, then 256 steps, however many ranges it lists.
+    static func parseClass(_ p: [UInt8], _ start: Int) -> ([Bool], Int)? {
         var i = start + 1
         var negated = false
         if i < p.count && (p[i] == UInt8(ascii: "!") || p[i] == UInt8(ascii: "^")) { negated = true; i += 1 }
-        var found = false
+        // +1 where a range starts, -1 after it ends: summed in one pass below.
+        var edges = [Int](repeating: 0, count: 257)
         var first = true
         while i < p.count {
             var lo = p[i]
-            if lo == UInt8(ascii: "]") && !first { return (c != nil && found != negated, i + 1) }
+            if lo == UInt8(ascii: "]") && !first {
+                var table = [Bool](repeating: false, count: 256)
+                var open = 0
+                for c in 0..<256 {
+                    open += edges[c]
+                    table[c] = (open > 0) != negated
+                }
+                return (table, i + 1)
+            }
             first = false
             if lo == UInt8(ascii: "\\") && i + 1 < p.count { i += 1; lo = p[i] }
             var hi = lo
@@ -205,7 +214,10 @@ final class GitIgnore {
                 if hi == UInt8(ascii: "\\") && i + 3 < p.count { i += 1; hi = p[i + 2] }
                 i += 2
             }
-            if let c, lo <= c && c <= hi { found = true }
+            if lo <= hi {
+                edges[Int(lo)] += 1
+                edges[Int(hi) + 1] -= 1
+            }
             i += 1
         }
         return nil

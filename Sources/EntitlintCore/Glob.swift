@@ -1,51 +1,57 @@
-/// Glob patterns for `exclude:`: `*` (any run without `/`), `**` (any run, across folders),
-/// `?` (one character). A pattern without `/` matches the file name at any depth.
+/// Glob patterns for `exclude:`: `*` (any run without `/`), `**` (any run, across folders; a `/`
+/// right after it is part of it), `?` (one character). A pattern without `/` matches the file name
+/// at any depth. Compiled once to a `WildcardProgram`: matching is linear in the pattern times
+/// the path, with no recursion, whatever the pattern.
 public struct Glob: Sendable, Hashable {
     public var pattern: String
-    public init(_ pattern: String) { self.pattern = pattern }
+    /// Whether the pattern is matched against the file name only (it has no `/`).
+    let nameOnly: Bool
+    let program: WildcardProgram<Character>
 
-    public func matches(_ path: String) -> Bool {
+    public init(_ pattern: String) {
+        self.pattern = pattern
         var p = pattern
         if p.hasPrefix("./") { p.removeFirst(2) }
-        var s = path
-        if s.hasPrefix("./") { s.removeFirst(2) }
-        if !p.containsASCII("/") {
-            return Self.match(Array(p), Array(Paths.baseName(s)))
-        }
-        if p.hasSuffix("/") { p += "**" }
-        return Self.match(Array(p), Array(s))
+        nameOnly = !p.containsASCII("/")
+        if !nameOnly, p.hasSuffix("/") { p += "**" }
+        program = Self.compile(Array(p))
     }
 
-    static func match(_ p: [Character], _ s: [Character]) -> Bool {
-        // Memoised recursion over (pattern index, string index).
-        var memo = [Int: Bool]()
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (s.count + 1) + j
-            if let v = memo[key] { return v }
-            var r: Bool
-            if i == p.count {
-                r = j == s.count
-            } else if p[i] == "*" {
+    public static func == (a: Glob, b: Glob) -> Bool { a.pattern == b.pattern }
+    public func hash(into h: inout Hasher) { h.combine(pattern) }
+
+    public func matches(_ path: String) -> Bool {
+        var steps = 0
+        return matches(path, steps: &steps)
+    }
+
+    /// `matches`, counting the steps the match takes (`WildcardProgram`).
+    func matches(_ path: String, steps: inout Int) -> Bool {
+        var s = path
+        if s.hasPrefix("./") { s.removeFirst(2) }
+        return program.matches(Array(nameOnly ? Paths.baseName(s) : s), steps: &steps)
+    }
+
+    static func compile(_ p: [Character]) -> WildcardProgram<Character> {
+        var program = WildcardProgram<Character>(separator: "/")
+        var i = 0
+        while i < p.count {
+            switch p[i] {
+            case "*":
                 if i + 1 < p.count, p[i + 1] == "*" {
-                    var ni = i + 2
-                    if ni < p.count, p[ni] == "/" { ni += 1 }
-                    r = false
-                    var k = j
-                    while k <= s.count {
-                        if m(ni, k) { r = true; break }
-                        k += 1
-                    }
-                } else {
-                    r = m(i + 1, j) || (j < s.count && s[j] != "/" && m(i, j + 1))
+                    program.append(.anyRun)
+                    i += 2
+                    if i < p.count, p[i] == "/" { i += 1 }
+                    continue
                 }
-            } else if j < s.count && (p[i] == "?" ? s[j] != "/" : p[i] == s[j]) {
-                r = m(i + 1, j + 1)
-            } else {
-                r = false
+                program.append(.star)
+            case "?":
+                program.append(.one)
+            default:
+                program.append(.literal(p[i]))
             }
-            memo[key] = r
-            return r
+            i += 1
         }
-        return m(0, 0)
+        return program
     }
 }

@@ -13,6 +13,10 @@ public struct LintOptions: Sendable {
     public var limits = PlistLimits.default
     /// Bytes read from entitlements files, plists and profiles in one run (`--max-total-bytes`).
     public var maxTotalBytes = RunLimits.defaultMaxTotalBytes
+    /// Findings one run reports (`--max-findings`): `Linter.capped`.
+    public var maxFindings = RunLimits.defaultMaxFindings
+    /// Bytes of one rendered report (`--max-output-bytes`), for the CLI's reporters.
+    public var maxOutputBytes = RunLimits.defaultMaxOutputBytes
     /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
     public var parallel = true
     /// Threads at most when `parallel` (`--jobs N`); 0: one per core.
@@ -54,13 +58,17 @@ public struct LintResult: Sendable {
     public var profiles: [ProfileFile]
     /// Every file checked, as shown in findings.
     public var paths: [String] = []
+    /// Findings left out past `LintOptions.maxFindings`; the last finding then says so.
+    public var omittedFindings = 0
 
-    public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = []) {
+    public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = [],
+                omittedFindings: Int = 0) {
         self.findings = findings
         self.files = files
         self.units = units
         self.profiles = profiles
         self.paths = paths
+        self.omittedFindings = omittedFindings
     }
 }
 
@@ -72,6 +80,7 @@ extension LintResult {
         units += other.units
         profiles += other.profiles
         paths += other.paths
+        omittedFindings += other.omittedFindings
     }
 }
 
@@ -180,16 +189,21 @@ public struct Linter: Sendable {
     /// profiles, config apps' files; exclude globs apply to walked files.
     public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
         var refused: [String] = []
-        return try collectFiles(options, refusedLinks: &refused)
+        var unreadable: [(String, String)] = []
+        return try collectFiles(options, refusedLinks: &refused, unreadable: &unreadable)
     }
 
     /// `collectFiles(_:)`; `refusedLinks` gets the symlinked files the walks met that lead
-    /// outside the project root (`ProjectRoot`): not followed, not read.
-    public func collectFiles(_ options: LintOptions, refusedLinks: inout [String]) throws(UsageError) -> [String] {
+    /// outside the project root (`ProjectRoot`): not followed, not read; `unreadable` the folders
+    /// a walk could not read (path and why).
+    public func collectFiles(_ options: LintOptions, refusedLinks: inout [String],
+                             unreadable: inout [(String, String)]) throws(UsageError) -> [String] {
         var files: [String] = []
         var root: ProjectRoot?
         var refused: [String] = []
         defer { refusedLinks = Array(Set(refused)).sorted() }
+        var problems: [(String, String)] = []
+        defer { unreadable = problems }
         var seen = Set<String>()
         let cwd = Paths.currentDirectory()
         func add(_ p: String) {
@@ -216,7 +230,7 @@ public struct Linter: Sendable {
                     if root!.contains(link, cwd: cwd) { return true }
                     refused.append(link)
                     return false
-                }) { p in
+                }, unreadable: { problems.append(($0, $1)) }) { p in
                     // Project files too when projects are discovered (one walk: ProjectUnits.swift).
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions)
                             || (options.discoverer != nil && Linter.isProjectMarker(p)) else { return false }
@@ -274,7 +288,8 @@ public struct Linter: Sendable {
         let artifactPaths = options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
         let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
         var refusedLinks: [String] = []
-        var files = try collectFiles(options, refusedLinks: &refusedLinks)
+        var unreadable: [(String, String)] = []
+        var files = try collectFiles(options, refusedLinks: &refusedLinks, unreadable: &unreadable)
         let cwd = Paths.currentDirectory()
         let limits = options.limits
         let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
@@ -303,7 +318,12 @@ public struct Linter: Sendable {
             if case .profile = r { byAbs[Paths.absolute(p, cwd: cwd)] = r }
         }
 
-        var findings = refusedLinks.map {
+        // A folder the walk could not read is a finding: a run over only such folders must not
+        // pass as "no problems".
+        var findings = unreadable.map { path, why in
+            Finding(rule: "parse-error", severity: .error, message: "cannot read the folder: \(why); the files in it are not checked",
+                    path: Paths.display(path, cwd: cwd))
+        } + refusedLinks.map {
             Finding(rule: "parse-error", severity: .error, message: "a symbolic link that leads outside the project root: not followed, not read",
                     path: Paths.display($0, cwd: cwd), line: 0, column: 0)
         }
@@ -374,10 +394,33 @@ public struct Linter: Sendable {
         }
         findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? []), cwd: cwd),
                                     settings: options.settings)
-        findings = applySeverities(findings)
-        findings.sort()
+        findings = applySeverities(findings).sorted()
+        let omitted = max(0, findings.count - options.maxFindings)
+        findings = Self.capped(findings, at: options.maxFindings)
         return LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
-                          paths: checkedPaths)
+                          paths: checkedPaths, omittedFindings: omitted)
+    }
+
+    /// The first `limit` of `sorted` (in report order), then, when some are left out, one more
+    /// finding that says how many, at the first one left out, with the highest severity of
+    /// those left out: the exit status is the same as with all of them.
+    /// `earlier`: a notice of an earlier cut, last in `sorted`, whose findings count here too.
+    public static func capped(_ sorted: [Finding], at limit: Int, name: String = RunLimits.findingsName,
+                              earlier: (notice: Finding, count: Int)? = nil) -> [Finding] {
+        let findings = earlier == nil ? sorted[...] : sorted.dropLast()
+        guard findings.count > limit else { return sorted }
+        let kept = Array(findings.prefix(limit))
+        let cut = findings[(findings.startIndex + limit)...]
+        let first = cut.first!
+        let worst = max(cut.map(\.severity).max() ?? .note, earlier?.notice.severity ?? .note)
+        let count = cut.count + (earlier?.count ?? 0)
+        let reason = name == RunLimits.findingsName
+            ? "the run reports at most \(limit) findings"
+            : "the report would pass the limit of its size"
+        let notice = Finding(rule: "parse-error", severity: worst,
+                             message: "\(count) more finding\(count == 1 ? " is" : "s are") not shown, from here on: \(reason) (\(RunLimits.howToRaise(name)))",
+                             path: first.path, line: first.line, column: first.column)
+        return kept + [notice]
     }
 
     func applySeverities(_ findings: [Finding]) -> [Finding] {

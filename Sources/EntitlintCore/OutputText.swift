@@ -15,18 +15,19 @@ public enum OutputText {
     public static func isEscaped(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x10FF00...0x10FFFF: return true   // a byte of a file name that is not UTF-8 (Paths.fileSystemName)
         default: return false
         }
     }
 
-    /// `s` with every escaped scalar written as a Swift-style escape: `\n`, `\r`, `\t`, else
-    /// `\u{1b}` (lower-case hex). Anything else, backslashes included, is kept as it is: the
+    /// `s` with every escaped scalar written as a Swift-style escape: `\n`, `\r`, `\t`, a byte
+    /// of a file name that is not UTF-8 as `\xff`, else `\u{1b}` (lower-case hex). Anything else, backslashes included, is kept as it is: the
     /// guarantee is that no control character reaches the output, not that the text reads back.
     public static func escape(_ s: String) -> String {
         // Most strings hold nothing to escape: every byte that could start an escaped scalar in
         // UTF-8 is below 0x20, 0x7F, 0xC2 (U+0080...U+00BF) or 0xE2 (U+2000...U+2FFF).
         var clean = true
-        for b in s.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xE2 {
+        for b in s.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xF4 {
             clean = false
             break
         }
@@ -39,6 +40,7 @@ public enum OutputText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{10FF00}"..."\u{10FFFF}": out += "\\x" + (u.value & 0xFF < 0x10 ? "0" : "") + String(u.value & 0xFF, radix: 16)
             default: out += "\\u{" + String(u.value, radix: 16) + "}"
             }
         }

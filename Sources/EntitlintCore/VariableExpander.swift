@@ -100,9 +100,14 @@ public struct VariableExpander: Sendable {
         let dollar = UInt8(ascii: "$"), lbrace = UInt8(ascii: "{"), rbrace = UInt8(ascii: "}")
         let lparen = UInt8(ascii: "("), rparen = UInt8(ascii: ")"), hash = UInt8(ascii: "#")
         func text(_ from: Int, _ to: Int) -> String { String(decoding: b[from..<to], as: UTF8.self) }
+        // The first position from which each closing sequence was looked for and not found:
+        // it is not found from any later position either, so each is searched for once past
+        // there, and an unclosed `$(` repeated costs linear time, not quadratic.
+        var notFoundFrom: [[UInt8]: Int] = [:]
         // Compares in place (no array made per position tried).
         func find(_ seq: [UInt8], from: Int) -> Int? {
             guard seq.count <= b.count else { return nil }
+            if let none = notFoundFrom[seq], none <= from { return nil }
             var k = from
             search: while k + seq.count <= b.count {
                 for m in 0..<seq.count where b[k + m] != seq[m] {
@@ -111,6 +116,7 @@ public struct VariableExpander: Sendable {
                 }
                 return k
             }
+            notFoundFrom[seq] = min(from, notFoundFrom[seq] ?? from)
             return nil
         }
         let closeParen = [rparen], closeBrace = [rbrace], closeTemplate = [rbrace, rbrace], hashes = [hash, hash, hash]
@@ -222,18 +228,26 @@ public struct VariableExpander: Sendable {
         let rparen = UInt8(ascii: ")"), rbrace = UInt8(ascii: "}"), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":")
         var i = 0
         let n = b.count
+        var unclosedParen = false, unclosedBrace = false
         while i < n {
             let c = b[i]
             if c == lbrace && i + 1 < n && b[i + 1] == lbrace { return nil }
             if c == hash && i + 2 < n && b[i + 1] == hash && b[i + 2] == hash { return nil }
             guard c == dollar, i + 1 < n, b[i + 1] == lparen || b[i + 1] == lbrace else { i += 1; continue }
             let close = b[i + 1] == lparen ? rparen : rbrace
+            // Past an unclosed `$(` (or `${`) no later one is closed either: skipped at once,
+            // so that `$($($(...` costs linear time.
+            if close == rparen ? unclosedParen : unclosedBrace { i += 1; continue }
             var j = i + 2
             while j < n && b[j] != close {
                 if b[j] == colon { return nil }
                 j += 1
             }
-            guard j < n else { i += 1; continue }
+            guard j < n else {
+                if close == rparen { unclosedParen = true } else { unclosedBrace = true }
+                i += 1
+                continue
+            }
             if !visit(i, j, close) { return true }
             i = j + 1
         }

@@ -68,8 +68,8 @@ public final class VirtualFiles: @unchecked Sendable {
     /// The files below `root` for which `accept` is true, as `Paths.walk` gives them (sorted, the
     /// usual build and dependency folders skipped); a non-exclusive set adds the disk's.
     public func walk(_ root: String, cwd: String = Paths.currentDirectory(), followsLink: (String) -> Bool = { _ in true },
-                     accept: (String) -> Bool) -> [String] {
-        var out = exclusive ? [] : Paths.walk(root, followsLink: followsLink, accept: accept)
+                     unreadable: ((String, String) -> Void)? = nil, accept: (String) -> Bool) -> [String] {
+        var out = exclusive ? [] : Paths.walk(root, followsLink: followsLink, unreadable: unreadable, accept: accept)
         var seen = Set(out.map { Paths.absolute($0, cwd: cwd) })
         let absRoot = Paths.absolute(root, cwd: cwd)
         let prefix = absRoot == "/" ? "/" : absRoot + "/"
@@ -146,9 +146,10 @@ extension LintOptions {
     }
 
     /// `Paths.walk`, through the virtual files when there are some.
-    public func walk(_ root: String, followsLink: (String) -> Bool = { _ in true }, accept: (String) -> Bool) -> [String] {
-        guard let virtualFiles else { return Paths.walk(root, followsLink: followsLink, accept: accept) }
-        return virtualFiles.walk(root, followsLink: followsLink, accept: accept)
+    public func walk(_ root: String, followsLink: (String) -> Bool = { _ in true }, unreadable: ((String, String) -> Void)? = nil,
+                     accept: (String) -> Bool) -> [String] {
+        guard let virtualFiles else { return Paths.walk(root, followsLink: followsLink, unreadable: unreadable, accept: accept) }
+        return virtualFiles.walk(root, followsLink: followsLink, unreadable: unreadable, accept: accept)
     }
 
     /// The run's `ProjectRoot`: the roots of its paths and of its configuration's folder.

@@ -6,9 +6,9 @@
 /// indicators) plus the open flow collections (`[`, `{`). Quoted scalars (started where a scalar
 /// starts) and comments are skipped; everything else counts, so the bound can only be too high,
 /// never too low.
-enum YAMLNestingLimit {
+public enum YAMLNestingLimit {
     /// The first line (1-based) where the bound goes past `limit`, or nil.
-    static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
+    public static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
         var indents: [Int] = []
         var flow = 0
         var quote: UInt8? = nil          // `"` or `'` while inside a quoted scalar

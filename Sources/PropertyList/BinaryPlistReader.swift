@@ -419,9 +419,8 @@ struct BinaryPlistDecoder {
 
     mutating func pushContainer(index: Int, context ctx: String, isDict: Bool, count n: Int, refsStart: Int,
                                 depth: Int, stack: inout [Frame]) throws(PlistError) {
-        guard depth <= limits.maxDepth else {
-            throw PlistError(.tooDeep,
-                "\(ctx): \(isDict ? "dict" : "array") nested \(depth) deep, more than the limit of \(limits.maxDepth)", limit: .depth)
+        guard depth <= limits.depthBound else {
+            throw limits.tooDeep { "\(ctx): \(isDict ? "dict" : "array") nested \(depth) deep, more than the limit of \($0)" }
         }
         // Every child will be counted; refuse before allocating anything for them.
         let children = isDict ? 2 * n : n   // n * 2 * refSize fits in the file: no overflow

@@ -362,8 +362,8 @@ struct OpenStepParser {
                     stack.removeLast()
                     deliver(PlistNode(.array(items), at: aloc), &stack, &state)
                 } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "(") {
-                    guard stack.count < limits.maxDepth else {
-                        throw PlistError(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: loc, limit: .depth)
+                    guard stack.count < limits.depthBound else {
+                        throw limits.tooDeep(at: loc) { "nesting deeper than \($0) levels" }
                     }
                     try count()
                     i += 1

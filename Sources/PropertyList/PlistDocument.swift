@@ -93,4 +93,21 @@ public struct PlistLimits: Sendable, Hashable {
     }
 
     public static let `default` = PlistLimits()
+
+    /// The deepest nesting any reader accepts, whatever `maxDepth` says (`--max-depth` may ask
+    /// for more): the rules, the reporters and the release of a document walk it recursively,
+    /// and 1,024 levels keep that far inside any thread's stack. (libxml2 stops at 256 anyway.)
+    public static let readerMaxDepth = 1_024
+
+    /// `maxDepth`, or `readerMaxDepth` when that is lower.
+    public var depthBound: Int { min(maxDepth, Self.readerMaxDepth) }
+
+    /// The error for nesting past `depthBound`; `reason` says it with the bound it is given.
+    /// How to raise the limit is added only when `maxDepth` is what stopped it.
+    public func tooDeep(at location: SourceLocation = .unknown, _ reason: (Int) -> String) -> PlistError {
+        if maxDepth <= Self.readerMaxDepth {
+            return PlistError(.tooDeep, reason(maxDepth), at: location, limit: .depth)
+        }
+        return PlistError(.tooDeep, reason(Self.readerMaxDepth) + " (the most Entitlint reads, whatever --max-depth says)", at: location)
+    }
 }

@@ -142,6 +142,15 @@ public enum XMLPlistReader {
         var result: Result<PlistDocument, PlistError>
         /// libxml2 switched to a decoder, which an in-place buffer cannot feed.
         var neededDecoder: Bool
+        /// Bytes scanned back over to locate comments (`SAXBuilder.scannedBack`).
+        var scannedBack = 0
+    }
+
+    /// The bytes `parse` scans back over to locate the comments of `bytes`: at most their size,
+    /// however many comments a line holds (for the tests of that bound).
+    @_spi(Testing) public static func commentScanCost(_ bytes: [UInt8], limits: PlistLimits = .default) -> Int {
+        let mode: InputMode = InputMode.inPlaceFits(bytes) ? .inPlace : .copied
+        return parseOnce(bytes, limits: limits, mode: mode).scannedBack
     }
 
     private static func parseOnce(_ bytes: [UInt8], limits: PlistLimits, mode: InputMode) -> Attempt {
@@ -183,12 +192,13 @@ public enum XMLPlistReader {
             }
             return nil
         }
-        if neededDecoder { return Attempt(result: .failure(PlistError(.malformedXML, "")), neededDecoder: true) }
-        if let result { return Attempt(result: .failure(result), neededDecoder: false) }
+        let scanned = builder.scannedBack
+        if neededDecoder { return Attempt(result: .failure(PlistError(.malformedXML, "")), neededDecoder: true, scannedBack: scanned) }
+        if let result { return Attempt(result: .failure(result), neededDecoder: false, scannedBack: scanned) }
         guard let root = builder.root else {
-            return Attempt(result: .failure(PlistError(.invalidStructure, "the document holds no property-list value")), neededDecoder: false)
+            return Attempt(result: .failure(PlistError(.invalidStructure, "the document holds no property-list value")), neededDecoder: false, scannedBack: scanned)
         }
-        return Attempt(result: .success(PlistDocument(root: root, format: .xml, comments: builder.comments)), neededDecoder: false)
+        return Attempt(result: .success(PlistDocument(root: root, format: .xml, comments: builder.comments)), neededDecoder: false, scannedBack: scanned)
     }
 
     /// The bytes as libxml2 reads them: for `.inPlace` a copy that ends in a NUL (libxml2 looks
@@ -364,6 +374,11 @@ final class SAXBuilder {
     @exclusivity(unchecked) var sawRootElement = false
     @exclusivity(unchecked) var plistClosed = false
     @exclusivity(unchecked) var hyphenInComment = false
+    /// The start of the last comment located: where it is in the buffer and its column (0:
+    /// unknown), for `commentStart`.
+    @exclusivity(unchecked) var columnMark: (base: UnsafePointer<UInt8>?, consumed: UInt, offset: Int, column: Int) = (nil, 0, -1, 0)
+    /// Bytes `commentStart` scanned back over, in all: at most the size of the input.
+    @exclusivity(unchecked) var scannedBack = 0
 
     // The leaf element being read (key, string, integer, ...), with its text so far.
     @exclusivity(unchecked) var leaf: PlistElement?
@@ -412,9 +427,28 @@ final class SAXBuilder {
             if start[0] == UInt8(ascii: "<"), start[1] == UInt8(ascii: "!"), start[2] == UInt8(ascii: "-"), start[3] == UInt8(ascii: "-") {
                 var q = start
                 var col = 1
-                while q > base, (q - 1).pointee != UInt8(ascii: "\n") { q -= 1; col += 1 }
+                // The scan back to the line's start stops at the previous comment's start when
+                // it is on the same line (and the buffer has not moved): comments come in order,
+                // so every byte is scanned back over once at most, however many comments a line
+                // holds (100,000 on one line would otherwise cost quadratic time).
+                let known = columnMark.base == UnsafePointer(base) && columnMark.consumed == UInt(input.pointee.consumed)
+                    && columnMark.offset <= start - base ? columnMark : nil
+                while q > base, (q - 1).pointee != UInt8(ascii: "\n") {
+                    if let known, q - base == known.offset {
+                        col += known.column - 1
+                        if known.column == 0 { col = 0 }
+                        break
+                    }
+                    q -= 1
+                    col += 1
+                    scannedBack += 1
+                }
                 // Reaching `base` is the start of its line only if nothing was dropped before it.
-                if q > base || input.pointee.consumed == 0 { return SourceLocation(line: line, column: col) }
+                if col != 0, q > base || input.pointee.consumed == 0 || (known != nil && q - base == known!.offset) {
+                    columnMark = (UnsafePointer(base), UInt(input.pointee.consumed), start - base, col)
+                    return SourceLocation(line: line, column: col)
+                }
+                columnMark = (UnsafePointer(base), UInt(input.pointee.consumed), start - base, 0)
                 return SourceLocation(line: line, column: 0)
             }
         }
@@ -482,8 +516,9 @@ final class SAXBuilder {
         }
         switch element {
         case .plist, .dict, .array:
-            if stack.count >= limits.maxDepth {
-                fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: location, limit: .depth)
+            if stack.count >= limits.depthBound {
+                let e = limits.tooDeep(at: location) { "nesting deeper than \($0) levels" }
+                fail(.tooDeep, e.reason, at: location, limit: e.limit)
                 return
             }
             switch element {

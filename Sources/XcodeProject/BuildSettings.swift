@@ -62,11 +62,20 @@ public struct ResolvedSetting: Sendable, Hashable {
 /// section 2.1); its name is kept in `undefined` so that a malformed result can say which setting
 /// was empty. `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` are not build settings: code
 /// signing fills them in from the profile, so they stay as written for the entitlements expander.
-/// Cycles, nesting deeper than 64 and values longer than 64 KiB (exponential self-reference) are
-/// problems, not hangs.
+/// Cycles, nesting deeper than 64 (of references or of `$(` inside `$(`), values longer than
+/// 64 KiB (exponential self-reference), names longer than 1 KiB and more than 4 MiB of expanded
+/// text in one evaluator are problems, not hangs: each assignment is expanded once (memoised, so
+/// `$(inherited)$(inherited)` on many lines is linear), the matching `)` of every `$(` is found in
+/// one pass over the value (an unclosed `$(` repeated is linear), and the recursion is at most
+/// 64 levels deep.
 final class SettingsEvaluator {
     static let maxDepth = 64
     static let maxLength = 64 << 10
+    static let maxNameLength = 1 << 10
+    /// Undefined settings a value keeps the names of, at most.
+    static let maxUndefined = 64
+    /// Bytes of expanded text one evaluator produces at most, over all its settings.
+    static let maxTotalLength = 4 << 20
 
     let entries: [SettingAssignment]
     let builtins: [String: String]
@@ -74,7 +83,13 @@ final class SettingsEvaluator {
     private var byName: [String: [Int]] = [:]
     private var holes: [Int] = []
     private var memo: [String: Part] = [:]
+    /// The expansion of each assignment, by index: `$(inherited)` reads the one before.
+    private var entryMemo: [Int: Part] = [:]
     private var visiting: [String] = []
+    /// Bytes of expanded text produced so far (bounded by `maxTotalLength`).
+    private(set) var produced = 0
+    /// Calls of `expand`: work done, for tests of the bounds.
+    private(set) var expansions = 0
 
     struct Part {
         var text: String
@@ -82,9 +97,9 @@ final class SettingsEvaluator {
         var undefined: [String] = []
         var problem: String?
 
-        /// Adds names, each once: the list is bounded by the number of distinct setting names.
+        /// Adds names, each once, and at most `maxUndefined` in all (a message names a few).
         mutating func noteUndefined(_ names: [String]) {
-            for n in names where !undefined.contains(n) { undefined.append(n) }
+            for n in names where undefined.count < SettingsEvaluator.maxUndefined && !undefined.contains(n) { undefined.append(n) }
         }
     }
 
@@ -142,7 +157,10 @@ final class SettingsEvaluator {
         if let i = lookup(name, below: below) {
             let e = entries[i]
             if let hole = e.hole { return Part(text: "", isSet: true, problem: "it may be set in a file that cannot be read (\(hole), \(e.place))") }
-            return expand(e.value, setting: name, index: i, depth: depth + 1)
+            if let known = entryMemo[i] { return known }
+            let part = expand(e.value, setting: name, index: i, depth: depth + 1)
+            entryMemo[i] = part
+            return part
         }
         if let b = builtins[name] { return Part(text: b, isSet: true) }
         return Part(text: "", isSet: false)
@@ -152,46 +170,42 @@ final class SettingsEvaluator {
     func expand(_ text: String, setting: String, index: Int, depth: Int) -> Part {
         let b = Array(text.utf8)
         guard b.contains(UInt8(ascii: "$")) else { return Part(text: text, isSet: true) }
+        return expand(b, 0, b.count, Self.matchingCloses(b), setting: setting, index: index, depth: depth)
+    }
+
+    /// Expands `b[start..<end]`; `closes` is `matchingCloses(b)`. A `$(...)` nested inside is
+    /// expanded as a range of the same bytes: no copy per level.
+    private func expand(_ b: [UInt8], _ start: Int, _ end: Int, _ closes: [Int], setting: String, index: Int, depth: Int) -> Part {
+        expansions += 1
+        guard depth <= Self.maxDepth else {
+            return Part(text: "", isSet: true, problem: "references nested deeper than \(Self.maxDepth) levels")
+        }
+        guard produced <= Self.maxTotalLength else {
+            return Part(text: "", isSet: true, problem: "the build settings expand to more than \(Self.maxTotalLength) bytes in all")
+        }
         var out: [UInt8] = []
-        out.reserveCapacity(b.count)
+        out.reserveCapacity(end - start)
         var result = Part(text: "", isSet: true)
-        var i = 0
+        var i = start
         func isNameByte(_ c: UInt8) -> Bool {
             c == UInt8(ascii: "_") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z"))
         }
-        while i < b.count {
+        while i < end {
             let c = b[i]
-            guard c == UInt8(ascii: "$"), i + 1 < b.count else { out.append(c); i += 1; continue }
+            guard c == UInt8(ascii: "$"), i + 1 < end else { out.append(c); i += 1; continue }
             let next = b[i + 1]
             var expression: String
             if next == UInt8(ascii: "(") || next == UInt8(ascii: "{") {
-                // The matching close, counting nested `$(` / `${`.
-                var j = i + 2
-                var nesting = 0
-                var close = -1
-                while j < b.count {
-                    let d = b[j]
-                    if d == UInt8(ascii: "$"), j + 1 < b.count, b[j + 1] == UInt8(ascii: "(") || b[j + 1] == UInt8(ascii: "{") {
-                        nesting += 1
-                        j += 2
-                        continue
-                    }
-                    if d == UInt8(ascii: ")") || d == UInt8(ascii: "}") {
-                        if nesting == 0 { close = j; break }
-                        nesting -= 1
-                    }
-                    j += 1
-                }
-                guard close >= 0 else { out.append(c); i += 1; continue }
-                let inner = String(decoding: b[(i + 2)..<close], as: UTF8.self)
-                let innerPart = expand(inner, setting: setting, index: index, depth: depth + 1)
+                let close = closes[i]
+                guard close >= 0, close < end else { out.append(c); i += 1; continue }
+                let innerPart = expand(b, i + 2, close, closes, setting: setting, index: index, depth: depth + 1)
                 result.noteUndefined(innerPart.undefined)
                 if result.problem == nil { result.problem = innerPart.problem }
                 expression = innerPart.text
                 i = close + 1
             } else if isNameByte(next), !(next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) {
                 var j = i + 1
-                while j < b.count, isNameByte(b[j]) { j += 1 }
+                while j < end, isNameByte(b[j]) { j += 1 }
                 expression = String(decoding: b[(i + 1)..<j], as: UTF8.self)
                 i = j
             } else {
@@ -205,6 +219,10 @@ final class SettingsEvaluator {
                 expression = String(expression[..<colon])
             }
             let name = expression
+            guard name.utf8.count <= Self.maxNameLength else {
+                if result.problem == nil { result.problem = "a setting name longer than \(Self.maxNameLength) bytes" }
+                continue
+            }
             if operators.isEmpty, name == "AppIdentifierPrefix" || name == "TeamIdentifierPrefix", builtins[name] == nil,
                lookup(name, below: entries.count) == nil {
                 out.append(contentsOf: "$(\(name))".utf8)
@@ -252,6 +270,7 @@ final class SettingsEvaluator {
                 if result.problem == nil { result.problem = part.problem }
             }
             out.append(contentsOf: value.utf8)
+            produced += value.utf8.count
             if out.count > Self.maxLength {
                 result.problem = result.problem ?? "the value grows past \(Self.maxLength) bytes"
                 break
@@ -259,5 +278,25 @@ final class SettingsEvaluator {
         }
         result.text = String(decoding: out, as: UTF8.self)
         return result
+    }
+
+    /// For each `$(` / `${` of `b` (at the `$`), the index of the `)` or `}` that closes it,
+    /// counting nested openings (either bracket closes either); -1 elsewhere and when unclosed.
+    /// One pass with a stack: the same answer as scanning forward from each opening, in linear time.
+    static func matchingCloses(_ b: [UInt8]) -> [Int] {
+        var closes = [Int](repeating: -1, count: b.count)
+        var open: [Int] = []
+        var j = 0
+        while j < b.count {
+            let d = b[j]
+            if d == UInt8(ascii: "$"), j + 1 < b.count, b[j + 1] == UInt8(ascii: "(") || b[j + 1] == UInt8(ascii: "{") {
+                open.append(j)
+                j += 2
+                continue
+            }
+            if d == UInt8(ascii: ")") || d == UInt8(ascii: "}"), let start = open.popLast() { closes[start] = j }
+            j += 1
+        }
+        return closes
     }
 }

@@ -153,7 +153,10 @@ struct PBXReader {
         let attributes = project["attributes"]?.dict?["TargetAttributes"]?.dict
         var productOwner: [String: String] = [:]
         var targetNodes: [(id: String, dict: PlistDictionary, location: SourceLocation)] = []
+        // A target listed twice (or a million times) is read once.
+        var listed = Set<String>()
         for ref in project["targets"]?.array ?? [] {
+            if let id = ref.string, !listed.insert(id).inserted { continue }
             guard let (id, dict) = object(ref, from: "a target of the project",
                                           isa: ["PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget"]) else { continue }
             guard dict["isa"]?.string == "PBXNativeTarget" else { continue }
@@ -199,7 +202,9 @@ struct PBXReader {
         guard let ref else { return ([], nil) }
         guard let (_, list) = object(ref, from: "the buildConfigurationList of \(owner)", isa: ["XCConfigurationList"]) else { return ([], nil) }
         var out: [PBXProject.BuildConfiguration] = []
+        var listed = Set<String>()
         for configRef in list["buildConfigurations"]?.array ?? [] {
+            if let id = configRef.string, !listed.insert(id).inserted { continue }
             guard let (id, config) = object(configRef, from: "a build configuration of \(owner)", isa: ["XCBuildConfiguration"]) else { continue }
             let name = config["name"]?.string ?? id
             var settings: [SettingAssignment] = []
@@ -226,7 +231,7 @@ struct PBXReader {
                 baseLocation = baseRef.keyLocation
                 if let (fileID, _) = object(baseRef.value, from: "the baseConfigurationReference of \(owner) (\(name))",
                                             isa: ["PBXFileReference"]) {
-                    switch path(of: fileID, directory: directory, seen: []) {
+                    switch path(of: fileID, directory: directory) {
                     case .success(let p): base = p
                     case .failure(let why):
                         baseProblem = why.reason
@@ -239,7 +244,7 @@ struct PBXReader {
                       let relative = config["baseConfigurationReferenceRelativePath"]?.string {
                 baseLocation = anchor.keyLocation
                 if let (groupID, _) = object(anchor.value, from: "the baseConfigurationReferenceAnchor of \(owner) (\(name))") {
-                    switch path(of: groupID, directory: directory, seen: []) {
+                    switch path(of: groupID, directory: directory) {
                     case .success(let p): base = ProjectFiles.normalize(ProjectFiles.join(p, relative))
                     case .failure(let why):
                         baseProblem = why.reason
@@ -273,29 +278,48 @@ struct PBXReader {
 
     /// Where a file reference or group is, from the current folder, following `sourceTree`:
     /// `<group>` (the parent group's folder), `SOURCE_ROOT` (the project folder), `<absolute>`.
-    mutating func path(of id: String, directory: String, seen: Set<String>) -> Result<String, ReadFailure> {
-        guard !seen.contains(id) else { return .failure(ReadFailure("the groups holding it form a cycle (a reference cycle)")) }
-        guard let dict = objects[id]?.dict else { return .failure(ReadFailure("object \(OutputText.excerpt(id)) does not exist")) }
-        let own = dict["path"]?.string ?? ""
-        let tree = dict["sourceTree"]?.string ?? "<group>"
-        switch tree {
-        case "<absolute>":
-            return .success(own)
-        case "SOURCE_ROOT":
-            return .success(ProjectFiles.normalize(ProjectFiles.join(directory, own)))
-        case "<group>":
-            guard let parent = parentMap()[id] else {
-                // The main group (or an orphan): relative to the project folder.
-                return .success(ProjectFiles.normalize(ProjectFiles.join(directory, own)))
+    ///
+    /// The chain of parent groups is walked with a loop, not recursion (a project may nest
+    /// groups 100,000 deep), and stops at a cycle or past `maxGroupDepth` levels; the
+    /// components are joined once at the end, so the cost is linear in the depth.
+    mutating func path(of id: String, directory: String) -> Result<String, ReadFailure> {
+        var components: [String] = []
+        var seen = Set<String>()
+        var current = id
+        while true {
+            guard seen.insert(current).inserted else { return .failure(ReadFailure("the groups holding it form a cycle (a reference cycle)")) }
+            guard seen.count <= Self.maxGroupDepth else {
+                return .failure(ReadFailure("it is nested in more than \(Self.maxGroupDepth) groups"))
             }
-            var seen = seen
-            seen.insert(id)
-            switch path(of: parent, directory: directory, seen: seen) {
-            case .success(let p): return .success(ProjectFiles.normalize(ProjectFiles.join(p, own)))
-            case .failure(let why): return .failure(why)
+            guard let dict = objects[current]?.dict else { return .failure(ReadFailure("object \(OutputText.excerpt(current)) does not exist")) }
+            let own = dict["path"]?.string ?? ""
+            let tree = dict["sourceTree"]?.string ?? "<group>"
+            switch tree {
+            case "<absolute>":
+                return .success(Self.joined(own, components))
+            case "SOURCE_ROOT":
+                return .success(Self.joined(ProjectFiles.join(directory, own), components))
+            case "<group>":
+                components.append(own)
+                guard let parent = parentMap()[current] else {
+                    // The main group (or an orphan): relative to the project folder.
+                    return .success(Self.joined(directory, components))
+                }
+                current = parent
+            default:
+                return .failure(ReadFailure("it is relative to \(OutputText.excerpt(tree)), which only exists during a build"))
             }
-        default:
-            return .failure(ReadFailure("it is relative to \(OutputText.excerpt(tree)), which only exists during a build"))
         }
+    }
+
+    /// Groups a file may be nested in: far more than any real project (a few dozen), few enough
+    /// that the path they make stays short.
+    static let maxGroupDepth = 1_000
+
+    /// `base` joined with `innermostFirst` reversed, normalised once.
+    static func joined(_ base: String, _ innermostFirst: [String]) -> String {
+        var path = base
+        for part in innermostFirst.reversed() { path = ProjectFiles.join(path, part) }
+        return ProjectFiles.normalize(path)
     }
 }

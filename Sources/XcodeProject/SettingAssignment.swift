@@ -126,3 +126,12 @@ func globMatches(_ pattern: String, _ text: String) -> Bool {
     while pi < p.count, p[pi] == UInt8(ascii: "*") { pi += 1 }
     return pi == p.count
 }
+
+extension SettingAssignment {
+    /// The value as a message quotes it: its first 200 characters, then "..." (a value may be
+    /// megabytes long, and a finding's message is not the place for all of it).
+    var quotedValue: String {
+        guard let cut = value.index(value.startIndex, offsetBy: 200, limitedBy: value.endIndex), cut != value.endIndex else { return value }
+        return String(value[..<cut]) + "..."
+    }
+}

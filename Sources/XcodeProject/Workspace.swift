@@ -22,6 +22,12 @@ struct Workspace {
     var file: String
     var projects: [ProjectRef]
 
+    /// Group nesting read at most (real workspaces nest a few levels): each level's path is
+    /// built from its parent's, so 100,000 levels would cost quadratic time.
+    static let maxGroupDepth = 256
+    /// PATH_MAX on Linux: a longer location names nothing that can be opened.
+    static let maxPathLength = 4096
+
     /// Reads the workspace at `bundlePath` (`X.xcworkspace`); problems name the file and line.
     static func read(bundlePath: String, files: ProjectFiles) -> (Workspace?, [ProjectProblem]) {
         let dataPath = ProjectFiles.join(bundlePath, "contents.xcworkspacedata")
@@ -36,13 +42,25 @@ struct Workspace {
         var projects: [ProjectRef] = []
         var problems: [ProjectProblem] = []
         var sawWorkspace = false
+        // Groups deeper than `maxGroupDepth`, still open: their paths are not resolved.
+        var tooDeep = 0
         for element in XMLScanner.elements(bytes) {
             switch element.name {
             case "Workspace":
                 sawWorkspace = true
             case "/Group":
-                if groups.count > 1 { groups.removeLast() }
+                if tooDeep > 0 { tooDeep -= 1 } else if groups.count > 1 { groups.removeLast() }
             case "Group", "FileRef":
+                if tooDeep > 0 || groups.count > Self.maxGroupDepth {
+                    if element.name == "Group", !element.selfClosing {
+                        if tooDeep == 0 {
+                            problems.append(ProjectProblem(file: shown, location: element.location,
+                                                           message: "groups nested deeper than \(Self.maxGroupDepth) levels: what they hold is not read"))
+                        }
+                        tooDeep += 1
+                    }
+                    continue
+                }
                 let base = groups.last ?? container
                 let location = element.attributes["location"] ?? ""
                 var resolved: String?
@@ -57,6 +75,13 @@ struct Workspace {
                 } else if element.name == "FileRef", !location.isEmpty, !location.hasPrefix("developer:") {
                     problems.append(ProjectProblem(file: shown, location: element.location,
                                                    message: "workspace location \"\(OutputText.reference(location))\" is not one Entitlint can resolve"))
+                }
+                if let r = resolved, r.utf8.count > Self.maxPathLength {
+                    // Longer than any path the system opens (PATH_MAX): nested groups can only
+                    // make it longer, so it is a problem here and its group resolves to nothing.
+                    problems.append(ProjectProblem(file: shown, location: element.location,
+                                                   message: "a location longer than \(Self.maxPathLength) bytes"))
+                    resolved = nil
                 }
                 if element.name == "Group" {
                     if !element.selfClosing { groups.append(resolved ?? base) }

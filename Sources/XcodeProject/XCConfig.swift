@@ -14,6 +14,10 @@ import PropertyList
 /// xcconfig syntax (Xcode then ignores the file).
 final class XCConfigLoader: @unchecked Sendable {
     static let maxIncludeDepth = 32
+    /// Assignments one file gives at most, its includes flattened in: a file included twice
+    /// (a diamond) is read once but counts twice, so 30 levels of diamonds would give 2^30. The
+    /// rest of the file is a hole (its settings unknown) and a problem.
+    static let maxAssignments = 10_000
 
     let files: ProjectFiles
     private(set) var problems: [ProjectProblem] = []
@@ -155,7 +159,12 @@ final class XCConfigLoader: @unchecked Sendable {
                     let fromProject = ProjectFiles.normalize(ProjectFiles.join(root, target))
                     if files.kind(fromProject) == .file { includePath = fromProject }
                 }
-                out += load(includePath, reference: (shown, loc), written: target, optional: isOptional, stack: &stack)
+                let included = load(includePath, reference: (shown, loc), written: target, optional: isOptional, stack: &stack)
+                guard out.count + included.count < Self.maxAssignments else {
+                    tooMany(shown, loc, &out)
+                    break
+                }
+                out += included
                 includes.formUnion(fileSets[files.absolute(includePath)] ?? [files.absolute(includePath)])
                 continue
             }
@@ -180,11 +189,22 @@ final class XCConfigLoader: @unchecked Sendable {
             if let comment = value.firstRange(of: "//") { value = value[..<comment.lowerBound] }
             var v = value.trimmed(" \t")
             if v.hasSuffix(";") { v = String(v.dropLast()).trimmed(" \t") }
+            guard out.count + 1 < Self.maxAssignments else {
+                tooMany(shown, loc, &out)
+                break
+            }
             out.append(SettingAssignment(name: name, conditions: conditions, value: v, file: shown, location: loc))
         }
         cache[abs] = out
         fileSets[abs] = includes
         return out
+    }
+
+    /// Ends `out` with a hole: the line at `loc` would take the file past `maxAssignments`.
+    private func tooMany(_ shown: String, _ loc: SourceLocation, _ out: inout [SettingAssignment]) {
+        let why = "this file and the files it includes give more than \(Self.maxAssignments) settings (a file included many times?); the settings from here on are unknown"
+        report(ProjectProblem(file: shown, location: loc, message: why))
+        out.append(.hole("more than \(Self.maxAssignments) settings", file: shown, location: loc))
     }
 }
 

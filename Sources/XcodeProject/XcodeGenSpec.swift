@@ -60,19 +60,51 @@ enum XcodeGenSpec {
         }
     }
 
-    static func convert(_ node: Node, file: String, depth: Int = 0) -> YNode {
+    /// Values a spec may hold once its aliases, includes and templates are expanded: YAML
+    /// aliases share one node tree, so 483 bytes of nested aliases stand for a billion values,
+    /// and a spec included ten times by each of 16 levels of includes for 10^16 specs. Each
+    /// value made (converted, merged, substituted) is counted against `values`; includes are
+    /// read once per file and counted against `includes`. Past either, the spec is not read.
+    final class Budget {
+        static let maxValues = 1_000_000
+        static let maxIncludes = 256
+        var values = 0
+        var includes = 0
+        /// Files read, by absolute path, with what they hold (an include named twice is read once).
+        var loaded: [String: YNode?] = [:]
+
+        /// Takes `n` values; false when that passes the limit.
+        func take(_ n: Int) -> Bool {
+            values += n
+            return values <= Self.maxValues
+        }
+
+        var exceeded: Bool { values > Self.maxValues }
+
+        static let message = "the spec holds more than \(maxValues) values once its aliases, includes and templates are expanded (an alias or include bomb?); it is not read"
+    }
+
+    /// Nil when `budget` runs out.
+    static func convert(_ node: Node, file: String, depth: Int = 0, budget: Budget) -> YNode? {
         let loc = node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
+        guard budget.take(1) else { return nil }
         guard depth < 200 else { return YNode(value: .scalar("", .null), location: loc, file: file) }
         if let mapping = node.mapping {
-            var entries: [(String, SourceLocation, YNode)] = []
+            var entries: [(key: String, keyLocation: SourceLocation, value: YNode)] = []
             for (k, v) in mapping {
                 let kl = k.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
-                entries.append((k.scalar?.string ?? "", kl, convert(v, file: file, depth: depth + 1)))
+                guard let value = convert(v, file: file, depth: depth + 1, budget: budget) else { return nil }
+                entries.append((k.scalar?.string ?? "", kl, value))
             }
-            return YNode(value: .map(entries.map { (key: $0.0, keyLocation: $0.1, value: $0.2) }), location: loc, file: file)
+            return YNode(value: .map(entries), location: loc, file: file)
         }
         if let sequence = node.sequence {
-            return YNode(value: .seq(sequence.map { convert($0, file: file, depth: depth + 1) }), location: loc, file: file)
+            var items: [YNode] = []
+            for item in sequence {
+                guard let value = convert(item, file: file, depth: depth + 1, budget: budget) else { return nil }
+                items.append(value)
+            }
+            return YNode(value: .seq(items), location: loc, file: file)
         }
         let text = node.scalar?.string ?? ""
         let kind: Scalar
@@ -86,24 +118,32 @@ enum XcodeGenSpec {
         return YNode(value: .scalar(text, kind), location: loc, file: file)
     }
 
-    /// XcodeGen's merge of an included spec (`base`) with the including one (`over`).
-    static func merge(_ base: YNode, _ over: YNode) -> YNode {
+    /// XcodeGen's merge of an included spec (`base`) with the including one (`over`). Keys are
+    /// found through an index (linear in the entries, not quadratic); each entry and item of the
+    /// result is counted against `budget`, and past it nothing more is merged.
+    static func merge(_ base: YNode, _ over: YNode, budget: Budget) -> YNode {
         switch (base.value, over.value) {
         case (.map(let a), .map(let b)):
-            var out = a
+            guard budget.take(a.count + b.count) else { return over }
+            var out: [(key: String, keyLocation: SourceLocation, value: YNode)?] = a
+            var index: [String: [Int]] = [:]
+            for (i, e) in a.enumerated() { index[e.key, default: []].append(i) }
             for entry in b {
                 if entry.key.hasSuffix(":REPLACE") {
                     let key = String(entry.key.dropLast(":REPLACE".count))
-                    out.removeAll { $0.key == key }
+                    for i in index[key] ?? [] { out[i] = nil }
+                    index[key] = [out.count]
                     out.append((key, entry.keyLocation, entry.value))
-                } else if let i = out.firstIndex(where: { $0.key == entry.key }) {
-                    out[i] = (entry.key, entry.keyLocation, merge(out[i].value, entry.value))
+                } else if let i = index[entry.key]?.first {
+                    out[i] = (entry.key, entry.keyLocation, merge(out[i]!.value, entry.value, budget: budget))
                 } else {
+                    index[entry.key] = [out.count]
                     out.append(entry)
                 }
             }
-            return YNode(value: .map(out), location: over.location, file: over.file)
+            return YNode(value: .map(out.compactMap { $0 }), location: over.location, file: over.file)
         case (.seq(let a), .seq(let b)):
+            guard budget.take(a.count + b.count) else { return over }
             return YNode(value: .seq(a + b), location: over.location, file: over.file)
         default:
             return over
@@ -112,9 +152,10 @@ enum XcodeGenSpec {
 
     /// The spec with its includes merged in. Problems name the file and line.
     static func load(_ path: String, files: ProjectFiles, problems: inout [ProjectProblem], read: inout [String],
-                     stack: [String] = []) -> YNode? {
+                     stack: [String] = [], budget: Budget = Budget()) -> YNode? {
         let abs = files.absolute(path)
         let shown = files.shown(abs)
+        if let known = budget.loaded[abs], !stack.contains(abs) { return known }
         guard stack.count < maxIncludeDepth, !stack.contains(abs) else {
             problems.append(ProjectProblem(file: files.shown(stack.last ?? abs), location: .unknown,
                                            message: "include loop or nesting too deep: \((stack + [abs]).map(files.shown).joined(separator: " -> "))"))
@@ -128,8 +169,14 @@ enum XcodeGenSpec {
             return nil
         }
         read.append(shown)
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Yams composes nested collections recursively: bound the nesting first.
+        if let line = YAMLNestingLimit.firstLineDeeperThan(200, in: text) {
+            problems.append(ProjectProblem(file: shown, location: SourceLocation(line: line, column: 0), message: "cannot parse the XcodeGen spec: nested more than 200 levels deep"))
+            return nil
+        }
         let node: Node?
-        do { node = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch {
+        do { node = try Yams.compose(yaml: text) } catch {
             // The problem and its place, never the lines Yams quotes: an `include:` may name
             // any file of the project.
             let problem = Configuration.yamlProblem(error)
@@ -138,11 +185,19 @@ enum XcodeGenSpec {
             return nil
         }
         guard let node else { return nil }
-        var spec = convert(node, file: shown)
+        guard var spec = convert(node, file: shown, budget: budget) else {
+            problems.append(ProjectProblem(file: shown, location: .unknown, message: Budget.message))
+            return nil
+        }
         var includes: [YNode] = []
         if let inc = spec["include"] {
             for item in inc.items.isEmpty ? [inc] : inc.items {
                 guard let rel = item.string ?? item["path"]?.string else { continue }
+                budget.includes += 1
+                guard budget.includes <= Budget.maxIncludes else {
+                    problems.append(ProjectProblem(file: shown, location: item.location, message: "include: more than \(Budget.maxIncludes) includes in all; the settings the rest would give are unknown"))
+                    break
+                }
                 let p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
                 if files.isOutside(p) {
                     problems.append(ProjectProblem(file: shown, location: item.location,
@@ -153,14 +208,20 @@ enum XcodeGenSpec {
                     problems.append(ProjectProblem(file: shown, location: item.location, message: "include: \(files.shown(p)) does not exist; the settings it would give are unknown"))
                     continue
                 }
-                if let included = load(p, files: files, problems: &problems, read: &read, stack: stack + [abs]) { includes.append(included) }
+                if let included = load(p, files: files, problems: &problems, read: &read, stack: stack + [abs], budget: budget) { includes.append(included) }
             }
         }
         if !includes.isEmpty {
             var merged = includes[0]
-            for extra in includes.dropFirst() { merged = merge(merged, extra) }
-            spec = merge(merged, spec)
+            for extra in includes.dropFirst() { merged = merge(merged, extra, budget: budget) }
+            spec = merge(merged, spec, budget: budget)
         }
+        guard !budget.exceeded else {
+            problems.append(ProjectProblem(file: shown, location: .unknown, message: Budget.message))
+            budget.loaded[abs] = .some(nil)
+            return nil
+        }
+        budget.loaded[abs] = spec
         return spec
     }
 
@@ -224,24 +285,28 @@ enum XcodeGenSpec {
     }
 
     /// The target with its templates merged in (`${target_name}` replaced).
-    static func applyTemplates(_ target: YNode, name: String, templates: YNode?) -> YNode {
+    static func applyTemplates(_ target: YNode, name: String, templates: YNode?, budget: Budget) -> YNode {
         let names = target["templates"]?.items.compactMap(\.string) ?? []
         guard !names.isEmpty, let templates else { return target }
         var merged: YNode?
         for n in names {
+            guard !budget.exceeded else { break }
             guard let t = templates[n] else { continue }
-            let replaced = substitute(t, "${target_name}", name)
-            merged = merged.map { merge($0, replaced) } ?? replaced
+            let replaced = substitute(t, "${target_name}", name, budget: budget)
+            merged = merged.map { merge($0, replaced, budget: budget) } ?? replaced
         }
-        return merged.map { merge($0, target) } ?? target
+        return merged.map { merge($0, target, budget: budget) } ?? target
     }
 
-    static func substitute(_ node: YNode, _ token: String, _ value: String) -> YNode {
+    /// `node` with `token` replaced by `value` in every key and scalar; each value made is
+    /// counted against `budget` (past it, the rest is left as it is).
+    static func substitute(_ node: YNode, _ token: String, _ value: String, budget: Budget) -> YNode {
+        guard budget.take(1) else { return node }
         var n = node
         switch node.value {
         case .scalar(let s, let kind): n.value = .scalar(s.replacingOccurrences(of: token, with: value), kind)
-        case .seq(let items): n.value = .seq(items.map { substitute($0, token, value) })
-        case .map(let entries): n.value = .map(entries.map { ($0.key.replacingOccurrences(of: token, with: value), $0.keyLocation, substitute($0.value, token, value)) })
+        case .seq(let items): n.value = .seq(items.map { substitute($0, token, value, budget: budget) })
+        case .map(let entries): n.value = .map(entries.map { ($0.key.replacingOccurrences(of: token, with: value), $0.keyLocation, substitute($0.value, token, value, budget: budget)) })
         }
         return n
     }
@@ -290,7 +355,8 @@ enum XcodeGenSpec {
         }
         var problems: [ProjectProblem] = []
         var read: [String] = []
-        guard let spec = load(specPath, files: files, problems: &problems, read: &read) else { return ([], problems, read) }
+        let budget = Budget()
+        guard let spec = load(specPath, files: files, problems: &problems, read: &read, budget: budget) else { return ([], problems, read) }
         let shown = files.shown(specPath)
         let specFolder = Paths.directoryName(specPath)
         xcconfigs.projectFolder = specFolder
@@ -308,7 +374,7 @@ enum XcodeGenSpec {
         struct TargetSpec { var name: String; var node: YNode; var location: SourceLocation; var kind: UnitOrigin.Kind; var type: String? }
         var targets: [TargetSpec] = []
         for e in spec["targets"]?.entries ?? [] {
-            let node = applyTemplates(e.value, name: e.key, templates: templates)
+            let node = applyTemplates(e.value, name: e.key, templates: templates, budget: budget)
             let name = node["name"]?.string ?? e.key
             let type = node["type"]?.string.map { productTypes[$0] ?? "com.apple.product-type." + $0 }
             let kind = UnitOrigin.Kind(productType: type ?? "")
@@ -317,7 +383,7 @@ enum XcodeGenSpec {
             if let platforms = node["platform"], case .seq(let items) = platforms.value {
                 for item in items {
                     guard let p = item.string else { continue }
-                    var one = substitute(node, "${platform}", p)
+                    var one = substitute(node, "${platform}", p, budget: budget)
                     if case .map(var entries) = one.value {
                         entries.removeAll { $0.key == "platform" }
                         entries.append((key: "platform", keyLocation: item.location, value: item))
@@ -328,6 +394,10 @@ enum XcodeGenSpec {
                 continue
             }
             targets.append(TargetSpec(name: name, node: node, location: e.keyLocation, kind: kind, type: type))
+        }
+        guard !budget.exceeded else {
+            problems.append(ProjectProblem(file: shown, location: spec.location, message: Budget.message))
+            return ([], problems, read)
         }
         // Entitlements files that XcodeGen writes from a target's `properties`: another target
         // naming the same file uses what is written there.

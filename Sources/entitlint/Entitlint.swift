@@ -49,6 +49,12 @@ struct FactOptions: ParsableArguments {
     @Option(name: .customLong("max-total-bytes"), help: "Most bytes of entitlements, plists and profiles read in one run (default 1 GiB).")
     var maxTotalBytes: Int?
 
+    @Option(name: .customLong("max-findings"), help: "Most findings reported in one run (default 10,000).")
+    var maxFindings: Int?
+
+    @Option(name: .customLong("max-output-bytes"), help: "Largest report in bytes (default 64 MiB).")
+    var maxOutputBytes: Int?
+
     @Option(name: .customLong("jobs"), help: "Threads at most (default: one per core); the report is the same whatever the number.")
     var jobs: Int?
 
@@ -62,7 +68,7 @@ struct FactOptions: ParsableArguments {
     var values: FactValues {
         var v = FactValues(profile: profile, bundleID: bundleID, teamID: teamID, config: config, lock: lock)
         v.limits = ["max-file-size": maxFileSize, "max-depth": maxDepth, "max-elements": maxElements,
-                    "max-total-bytes": maxTotalBytes].compactMapValues { $0 }
+                    "max-total-bytes": maxTotalBytes, "max-findings": maxFindings, "max-output-bytes": maxOutputBytes].compactMapValues { $0 }
         v.profileFolders = profileFolders
         v.userProfiles = !noUserProfiles
         v.jobs = jobs
@@ -123,14 +129,19 @@ struct FactValues {
                 throw CLIError("bad configuration: \(error)")
             }
         }
-        // Limits: the flags, else the configuration, else the defaults.
-        let chosen = (o.configuration?.limits ?? [:]).merging(limits) { _, flag in flag }
+        // Limits: the flags, else the configuration (lowered to the ceilings), else the defaults.
+        let configured = RunLimits.clamped(o.configuration?.limits ?? [:], configPath: o.configuration?.path.map { Paths.display($0) } ?? ".entitlint.yml")
+        // A flag given for the same limit decides, and the note would be noise.
+        for note in configured.notes where limits[note.name] == nil { Output.error(note.text) }
+        let chosen = configured.limits.merging(limits) { _, flag in flag }
         for (name, n) in chosen {
-            guard n > 0 else { throw CLIError("--\(name) must be a positive number of \(name == "max-depth" ? "levels" : name == "max-elements" ? "values" : "bytes")") }
+            guard n > 0 else { throw CLIError("--\(name) must be a positive number of \(name == "max-depth" ? "levels" : name == "max-elements" ? "values" : name == "max-findings" ? "findings" : "bytes")") }
             switch name {
             case "max-file-size": o.limits.maxBytes = n
             case "max-depth": o.limits.maxDepth = n
             case "max-elements": o.limits.maxElements = n
+            case "max-findings": o.maxFindings = n
+            case "max-output-bytes": o.maxOutputBytes = n
             default: o.maxTotalBytes = n
             }
         }
@@ -287,11 +298,13 @@ struct LintInvocation {
         if try changes.writeBaselineIfAsked(result, baselines: changes.loadBaselines(options)) { return }
         let colour = format == TextReporter.identifier && !noColor
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
-        let report = Report(findings: result.findings, files: result.files, colour: colour,
-                            rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: options.configuration?.rules ?? [:]) : [],
-                            paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
-                            showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
-        Output.write(plan.console.render(report), commands: plan.console is GitHubReporter)
+        let full = Report(findings: result.findings, files: result.files, colour: colour,
+                          rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: options.configuration?.rules ?? [:]) : [],
+                          paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
+                          showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
+        let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
+        let (report, text) = Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier, render: plan.console.render)
+        Output.write(text, commands: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
             try plan.writeFiles(report) { text, reporter in Output.write(text, commands: reporter is GitHubReporter) }
@@ -322,6 +335,23 @@ struct LintInvocation {
             group.lock = options.lock
             return group
         }
+    }
+
+    /// `report` rendered, with findings left out (halving their number) until the text fits in
+    /// `limit` bytes (`--max-output-bytes`); the last finding then says how many were left out,
+    /// with the highest severity among them, so the exit status does not change.
+    static func fitting(_ report: Report, limit: Int, earlier: (notice: Finding, count: Int)?, render: (Report) -> String) -> (Report, String) {
+        var text = render(report)
+        guard text.utf8.count > limit else { return (report, text) }
+        var fitted = report
+        var keep = report.findings.count
+        while keep > 0 {
+            keep /= 2
+            fitted.findings = Linter.capped(report.findings, at: keep, name: RunLimits.outputBytesName, earlier: earlier)
+            text = render(fitted)
+            if text.utf8.count <= limit { break }
+        }
+        return (fitted, text)
     }
 
     /// `--fail-on`, else `--strict` (`--fail-on warning`), else the config's `fail-on`, else errors only.
@@ -376,7 +406,7 @@ struct LintInvocation {
             case "--quiet": inv.quiet = true
             case "--no-user-profiles": inv.facts.userProfiles = false
             case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
-                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--jobs",
+                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--max-findings", "--max-output-bytes", "--jobs",
                  "--report", "--fail-on", "--color", "--stdin-filename":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()

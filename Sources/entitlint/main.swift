@@ -25,11 +25,19 @@ if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
     _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
 }
 #endif
+// The arguments from their bytes: `CommandLine.arguments` replaces bytes that are not UTF-8
+// with U+FFFD, and a file named so could not be opened (Paths.fileSystemName keeps them).
+let arguments = (1..<Int(CommandLine.argc)).map { i -> String in
+    let raw = CommandLine.unsafeArgv[i]!
+    return raw.withMemoryRebound(to: UInt8.self, capacity: strlen(raw)) {
+        Paths.fileSystemName(UnsafeBufferPointer(start: $0, count: strlen(raw)))
+    }
+}
 do {
-    if let fast = LintInvocation.fastPath(Array(CommandLine.arguments.dropFirst())) {
+    if let fast = LintInvocation.fastPath(arguments) {
         try fast.run()
     } else {
-        var command = try Entitlint.parseAsRoot()
+        var command = try Entitlint.parseAsRoot(arguments)
         try command.run()
     }
     exit(0)

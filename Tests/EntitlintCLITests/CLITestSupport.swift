@@ -84,3 +84,57 @@ enum CLI {
         """
     }
 }
+
+extension XCTestCase {
+    /// Runs the CLI, killing it after `seconds`: a hang is a failure, not a stuck test run.
+    func runBounded(_ args: [String], in dir: URL, seconds: Double = 20, file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = args
+        p.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let killed = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        killed.pointee = false
+        defer { killed.deallocate() }
+        nonisolated(unsafe) let flag = killed
+        let watchdog = DispatchWorkItem { if p.isRunning { flag.pointee = true; p.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        watchdog.cancel()
+        XCTAssertFalse(killed.pointee, "entitlint \(args.joined(separator: " ")) ran longer than \(seconds) s", file: file, line: line)
+        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, "entitlint crashed: \(String(decoding: e, as: UTF8.self))", file: file, line: line)
+        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs `entitlint args` in `dir`, as `nobody` (setpriv, from util-linux) when root: root reads
+    /// every file and folder whatever its mode. `dir` is opened to nobody; a crash fails the test.
+    func runAsNobody(_ args: [String], in dir: URL) throws -> CLI.Result {
+        var arguments = args
+        var executable = CLI.executable.path
+        if geteuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("running as root without setpriv: cannot make a file or folder unreadable")
+            }
+            XCTAssertEqual(chmod(dir.path, 0o755), 0)
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + args
+            executable = "/usr/bin/setpriv"
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = dir
+        p.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let result = try CLI.capture(p)
+        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, result.stderr)
+        return result
+    }
+}

@@ -5,35 +5,6 @@ import XCTest
 /// `entitlint` is run on each, with a watchdog. Each must end within bounded time with a finding
 /// or a clear error naming the file, lint the other files of the run, and write nothing.
 final class HostileFileSystemTests: XCTestCase {
-    /// Runs the CLI, killing it after `seconds`: a hang is a failure, not a stuck test run.
-    func runBounded(_ args: [String], in dir: URL, seconds: Double = 20, file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.executable
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let killed = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-        killed.pointee = false
-        defer { killed.deallocate() }
-        nonisolated(unsafe) let flag = killed
-        let watchdog = DispatchWorkItem { if p.isRunning { flag.pointee = true; p.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        watchdog.cancel()
-        XCTAssertFalse(killed.pointee, "entitlint \(args.joined(separator: " ")) ran longer than \(seconds) s", file: file, line: line)
-        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, "entitlint crashed: \(String(decoding: e, as: UTF8.self))", file: file, line: line)
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
-
     /// A folder holding one good entitlements file (with a wildcard group, so it has a finding).
     func folderWithGoodFile() throws -> URL {
         let dir = try CLI.temporaryDirectory(self)
@@ -118,30 +89,9 @@ final class HostileFileSystemTests: XCTestCase {
         let secret = dir.appendingPathComponent("Secret.entitlements")
         try CLI.entitlements(["ABCDE12345.com.example.shared"]).write(to: secret, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(secret.path, 0o000), 0)
-        var args = ["lint", "Secret.entitlements", "Good.entitlements"]
-        var executable = CLI.executable.path
-        if geteuid() == 0 {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-                throw XCTSkip("running as root without setpriv: cannot make a file unreadable")
-            }
-            // nobody must be able to reach the folder and the binary.
-            XCTAssertEqual(chmod(dir.path, 0o755), 0)
-            args = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + args
-            executable = "/usr/bin/setpriv"
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        p.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 1, o + e)
+        let r = try runAsNobody(["lint", "Secret.entitlements", "Good.entitlements"], in: dir)
+        let o = r.stdout, e = r.stderr
+        XCTAssertEqual(r.status, 1, o + e)
         XCTAssertTrue(o.contains("Secret.entitlements"), o + e)
         XCTAssertTrue(o.contains("cannot read the file: Permission denied"), o + e)
         XCTAssertTrue(o.contains("wildcard-access-group"), "the other file is still linted: \(o)")

@@ -169,7 +169,7 @@ final class LimitsTests: XCTestCase {
             """, path: "c.yml", knownRules: [])
         XCTAssertEqual(config.limits, ["max-file-size": 1_048_576, "max-depth": 50, "max-elements": 5_000, "max-total-bytes": 100_000_000])
         for (text, message) in [
-            ("limits: {max-size: 3}", "unknown limit 'max-size' (known: max-file-size, max-depth, max-elements, max-total-bytes)"),
+            ("limits: {max-size: 3}", "unknown limit 'max-size' (known: max-file-size, max-depth, max-elements, max-total-bytes, max-findings, max-output-bytes)"),
             ("limits: {max-depth: 0}", "limits.max-depth must be a positive whole number, not '0'"),
             ("limits: {max-depth: \"20\"}", "limits.max-depth must be a positive whole number, not '20'"),
             ("limits: {max-depth: 2.5}", "must be a positive whole number"),

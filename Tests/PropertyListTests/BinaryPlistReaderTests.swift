@@ -462,18 +462,30 @@ final class BinaryPlistReaderTests: XCTestCase {
         assertRejects(nestedArrays(11), .tooDeep, "nested 11 deep", limits: limits)
     }
 
-    func testVeryDeepNestingWithRaisedLimitDoesNotExhaustTheStack() throws {
-        // The decoder keeps its own stack, so depth is bounded by memory, not by the thread.
-        // (The walk below also frees the tree one level at a time: releasing a 100,000-deep
-        // tree in one go would recurse in Swift's deinit.)
-        let depth = 100_000
-        var node = try parse(nestedArrays(depth), limits: PlistLimits(maxDepth: depth)).root
+    /// `--max-depth 100000` is honoured up to the readers' own bound (`readerMaxDepth`): past it
+    /// the file is refused, without suggesting a flag that would not help, and never walked by
+    /// the recursive code after the reader (rules, reporters, Swift's deinit).
+    func testVeryDeepNestingWithRaisedLimitStopsAtTheReadersBound() throws {
+        let limits = PlistLimits(maxDepth: 100_000)
+        XCTAssertThrowsError(try parse(nestedArrays(100_000), limits: limits)) { error in
+            let e = error as! PlistError
+            XCTAssertEqual(e.code, .tooDeep)
+            XCTAssertNil(e.limit)
+            XCTAssertTrue(e.reason.contains("more than the limit of \(PlistLimits.readerMaxDepth) (the most Entitlint reads, whatever --max-depth says)"), e.reason)
+        }
+        assertRejects(nestedArrays(PlistLimits.readerMaxDepth + 1), .tooDeep, "nested \(PlistLimits.readerMaxDepth + 1) deep", limits: limits)
+        var node = try parse(nestedArrays(PlistLimits.readerMaxDepth), limits: limits).root
         var seen = 1
         while let next = node.array?.first {
             node = next
             seen += 1
         }
-        XCTAssertEqual(seen, depth)
+        XCTAssertEqual(seen, PlistLimits.readerMaxDepth)
+        // The other readers have the same bound.
+        let openStep = Array((String(repeating: "(", count: 5_000) + String(repeating: ")", count: 5_000)).utf8)
+        XCTAssertThrowsError(try OpenStepPlistReader.parse(openStep, limits: limits)) { error in
+            XCTAssertTrue((error as! PlistError).reason.contains("deeper than \(PlistLimits.readerMaxDepth) levels"), "\(error)")
+        }
     }
 
     /// Object i (< levels) is an array of `width` references to object i + 1; the last is a

@@ -195,12 +195,13 @@ final class OpenStepPlistReaderTests: XCTestCase {
     }
 
     func testDeepNestingWithAHugeLimitDoesNotExhaustTheStack() {
-        // An explicit stack: parsing 5,000 levels (allowed here) uses no recursion. (Releasing a
-        // tree that deep is recursive in Swift; the default limit of 200 keeps that shallow.)
-        let depth = 5_000
-        let s = String(repeating: "(", count: depth) + String(repeating: ")", count: depth)
+        // An explicit stack: parsing uses no recursion. Releasing a tree is recursive in Swift
+        // (and so are the rules that walk it): whatever the limit, the reader stops at its own
+        // bound of `readerMaxDepth` levels.
+        func nested(_ depth: Int) -> String { String(repeating: "(", count: depth) + String(repeating: ")", count: depth) }
         let limits = PlistLimits(maxBytes: 16 << 20, maxDepth: 1_000_000, maxElements: 1_000_000)
-        XCTAssertNoThrow(try parse(s, limits: limits))
+        XCTAssertNoThrow(try parse(nested(PlistLimits.readerMaxDepth), limits: limits))
+        expectError(nested(5_000), .tooDeep, reason: "deeper than \(PlistLimits.readerMaxDepth) levels (the most Entitlint reads, whatever --max-depth says)", limits: limits)
     }
 
     func testElementCountIsBounded() {
