@@ -381,7 +381,11 @@ public struct Linter: Sendable {
             initialized = documents.count
         }
         for found in perUnit { findings += found }
-        let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles, byAbs: byAbs, lock: lock, cwd: cwd)
+        // Profiles found by walking a folder (committed in the repository), not named by the user.
+        let named = Set(options.paths.map { Paths.absolute($0, cwd: cwd) } + extraProfiles.map { Paths.absolute($0, cwd: cwd) })
+        let walkedProfiles = Set(files.filter(Self.isProfilePath).map { Paths.absolute($0, cwd: cwd) }).subtracting(named)
+        let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles, walkedProfiles: walkedProfiles,
+                                       byAbs: byAbs, lock: lock, cwd: cwd)
         units += project.units
         findings += project.findings
         var checkedPaths = withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)

@@ -149,7 +149,8 @@ extension Linter {
     /// Forms the discovered units, runs the per-unit rules on those in scope and the project rules
     /// over every unit of the run, and folds identical findings of several configurations into one.
     func lintProjectUnits(_ discovery: Discovery?, looseUnits: [SigningUnit], options: LintOptions, profiles: [ProfileFile],
-                          byAbs: [String: ParsedInput], lock: LockFile?, cwd: String) -> (units: [SigningUnit], findings: [Finding]) {
+                          walkedProfiles: Set<String> = [], byAbs: [String: ParsedInput], lock: LockFile?,
+                          cwd: String) -> (units: [SigningUnit], findings: [Finding]) {
         guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? []) }
         let discovered = discovery.units
         let slots = UnsafeMutableBufferPointer<(UnitContext, [Finding])?>.allocate(capacity: discovered.count)
@@ -159,7 +160,12 @@ extension Linter {
         nonisolated(unsafe) let byPath = byAbs
         let work: @Sendable (Int) -> Void = { i in
             let d = discovered[i]
-            let unit = self.makeProjectUnit(d, options: options, profiles: profiles, byAbs: byPath, cwd: cwd)
+            let candidates = Self.pairable(profiles, with: d, discovery: discovery, walked: walkedProfiles, cwd: cwd)
+            var unit = self.makeProjectUnit(d, options: options, profiles: candidates.profiles, byAbs: byPath, cwd: cwd)
+            if unit.profile == nil, let why = candidates.notAssumed, var origin = unit.origin {
+                origin.profileNote = why
+                unit.origin = origin
+            }
             let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             var found: [Finding] = []
             if d.inScope {
@@ -201,6 +207,34 @@ extension Linter {
             for family in order { findings += runProjectRules(families[family]!, scope: scope) }
         }
         return (units, Self.foldConfigurations(findings, units: units))
+    }
+
+    /// The profiles that may be a discovered unit's, as signing pairs them: never one its target's
+    /// synchronised folders exclude (`membershipExceptions`), never one in the folders of another app
+    /// family of the run, and, with automatic signing, never one committed in the repository
+    /// (found by walking a folder): Xcode makes and chooses its own. Profiles named on the command
+    /// line, in `--profiles`, the configuration or the standard folders stay candidates.
+    /// `notAssumed` says why a committed profile that matches was left out, for the report.
+    static func pairable(_ profiles: [ProfileFile], with d: DiscoveredUnit, discovery: Discovery, walked: Set<String>,
+                         cwd: String) -> (profiles: [ProfileFile], notAssumed: String?) {
+        guard !profiles.isEmpty else { return ([], nil) }
+        let excluded = Set(d.origin.excludedFiles)
+        let automatic = d.origin.signingStyle == "Automatic"
+        var committed: [ProfileFile] = []
+        let out = profiles.filter { p in
+            let abs = Paths.absolute(p.path, cwd: cwd)
+            if excluded.contains(abs) { return false }
+            let family = discovery.family(ofLoose: abs)
+            if !family.isEmpty, family != d.family { return false }
+            if automatic, walked.contains(abs) { committed.append(p); return false }
+            return true
+        }
+        guard automatic, !committed.isEmpty, d.origin.profileUUID?.isEmpty != false, d.origin.profileSpecifier?.isEmpty != false
+        else { return (out, nil) }
+        var probe = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform)
+        probe.bundleID = d.bundleID
+        guard let match = bestProfile(for: probe, among: committed) else { return (out, nil) }
+        return (out, "automatic signing: Xcode chooses the profile; \(match.path), committed in the repository, is not assumed to be this target's")
     }
 
     /// One finding per place and message: the configurations of a target usually say the same thing

@@ -69,6 +69,9 @@ public struct UnitOrigin: Sendable, Hashable {
     public var emptySettings: [String: String] = [:]
     /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
     public var profileNote: String?
+    /// Absolute paths of files the target's synchronised folders exclude from it
+    /// (`membershipExceptions`): a profile among them is not the target's.
+    public var excludedFiles: [String] = []
 
     public init(projectFile: String, projectName: String, target: String, configuration: String, productType: String? = nil,
                 kind: Kind, sdk: String? = nil, isMacCatalyst: Bool = false, hostTarget: String? = nil, hostBundleID: String? = nil,

@@ -46,6 +46,9 @@ public struct PBXProject: Sendable {
         public var developmentTeam: (value: String, location: SourceLocation)?
         public var provisioningStyle: String?
         public var location: SourceLocation
+        /// Files of the target's file-system synchronised folders that it excludes
+        /// (`membershipExceptions`), usable from the current folder.
+        public var excludedFiles: [String] = []
     }
 
     /// `App.xcodeproj`, usable from the current folder.
@@ -188,10 +191,24 @@ struct PBXReader {
                 if let t = attrs["DevelopmentTeam"], let s = t.string, !s.isEmpty { team = (s, t.location) }
                 style = attrs["ProvisioningStyle"]?.string
             }
+            var excluded: [String] = []
+            for groupRef in (dict["fileSystemSynchronizedGroups"]?.array ?? []).prefix(1_000) {
+                guard let (groupID, group) = object(groupRef, from: "a synchronised folder of target \(targetName)",
+                                                    isa: ["PBXFileSystemSynchronizedRootGroup"]),
+                      case .success(let folder) = path(of: groupID, directory: directory) else { continue }
+                for exceptionRef in (group["exceptions"]?.array ?? []).prefix(1_000) {
+                    guard let id2 = exceptionRef.string, let set = objects[id2]?.dict,
+                          set["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet", set["target"]?.string == id else { continue }
+                    for name in (set["membershipExceptions"]?.array ?? []).prefix(100_000) {
+                        if let name = name.string { excluded.append(ProjectFiles.normalize(ProjectFiles.join(folder, name))) }
+                    }
+                }
+            }
             targets.append(PBXProject.Target(id: id, name: targetName, productType: dict["productType"]?.string,
                                              productName: dict["productName"]?.string, configurations: configs,
                                              defaultConfiguration: defaultName, embeds: embeds, dependsOn: dependsOn,
-                                             developmentTeam: team, provisioningStyle: style, location: location))
+                                             developmentTeam: team, provisioningStyle: style, location: location,
+                                             excludedFiles: excluded))
         }
         return PBXProject(bundlePath: bundlePath, file: file, name: name, directory: directory, projectConfigurations: projectConfigs,
                           defaultConfiguration: projectDefault, targets: targets, problems: problems)

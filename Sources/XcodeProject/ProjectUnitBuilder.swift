@@ -63,7 +63,43 @@ enum KeySetting {
     static let platforms = "SUPPORTED_PLATFORMS"
     static let infoPlist = "INFOPLIST_FILE"
     static let catalyst = "SUPPORTS_MACCATALYST"
-    static let all = [bundleID, team, entitlements, specifier, profile, style, sdkRoot, platforms, infoPlist, catalyst]
+    static let deriveCatalystBundleID = "DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER"
+    static let all = [bundleID, team, entitlements, specifier, profile, style, sdkRoot, platforms, infoPlist, catalyst, deriveCatalystBundleID]
+}
+
+/// A platform a target is signed for besides its first one: Mac Catalyst (`SUPPORTS_MACCATALYST`
+/// on an iOS target) or another device platform of `SUPPORTED_PLATFORMS`. Each is its own
+/// signing unit, with the settings conditioned on its SDK (`[sdk=macosx*]`).
+struct PlatformVariant: Hashable {
+    var sdk: String
+    var isMacCatalyst: Bool
+
+    /// How the unit's name tells it apart: `App (Release, Mac Catalyst)`.
+    var label: String {
+        if isMacCatalyst { return "Mac Catalyst" }
+        switch sdk {
+        case "macosx": return "macOS"
+        case "appletvos": return "tvOS"
+        case "xros": return "visionOS"
+        case "watchos": return "watchOS"
+        case "iphoneos": return "iOS"
+        default: return sdk
+        }
+    }
+
+    /// The variants besides `primary`, from the target's settings.
+    static func others(primary: String?, supportedPlatforms: String?, catalyst: String?) -> [PlatformVariant] {
+        var out: [PlatformVariant] = []
+        let devices = ["iphoneos", "macosx", "appletvos", "xros", "watchos"]
+        let listed = Set((supportedPlatforms ?? "").split(separator: " ").map { String($0).lowercased() })
+        for sdk in devices where listed.contains(sdk) && sdk != primary {
+            out.append(PlatformVariant(sdk: sdk, isMacCatalyst: false))
+        }
+        if primary == "iphoneos", catalyst?.trimmed(" \t").uppercased() == "YES", !out.contains(where: { $0.sdk == "macosx" }) {
+            out.append(PlatformVariant(sdk: "macosx", isMacCatalyst: true))
+        }
+        return out
+    }
 }
 
 /// The device SDK a unit is signed for, from `SDKROOT` (`iphoneos`, `iphoneos17.2`, `macosx`, a
@@ -121,6 +157,8 @@ struct ProjectUnitBuilder {
     var problems: [ProjectProblem] = []
     /// The target whose units are being formed: problems found meanwhile concern it.
     var currentTarget: String?
+    /// The other platforms the configuration just formed is signed for.
+    var variants: [PlatformVariant] = []
 
     init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String]) {
         self.project = project
@@ -188,9 +226,15 @@ struct ProjectUnitBuilder {
             currentTarget = ProjectProblem.targetKey(projectFile: project.file, target: target.name)
             defer { currentTarget = nil }
             for config in target.configurations {
+                variants = []
                 if let u = unit(target, config, kind: kind, host: host[target.id].flatMap { byID[$0] }, projectAbs: projectAbs) {
                     if let b = u.unit.bundleID?.value { bundles[target.id + "|" + config.name] = b }
                     out.append(u)
+                }
+                for variant in variants {
+                    if let u = unit(target, config, kind: kind, host: host[target.id].flatMap { byID[$0] }, projectAbs: projectAbs, variant: variant) {
+                        out.append(u)
+                    }
                 }
             }
         }
@@ -203,7 +247,7 @@ struct ProjectUnitBuilder {
     }
 
     mutating func unit(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, kind: UnitOrigin.Kind,
-                       host: PBXProject.Target?, projectAbs: String) -> ProjectUnit? {
+                       host: PBXProject.Target?, projectAbs: String, variant: PlatformVariant? = nil) -> ProjectUnit? {
         let projectConfig = project.projectConfigurations.first { $0.name == config.name }
             ?? project.projectConfigurations.first { $0.name == project.defaultConfiguration }
         var entries: [SettingAssignment] = []
@@ -226,14 +270,19 @@ struct ProjectUnitBuilder {
             builtins[k] = v
         }
         let first = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: "", configuration: config.name))
-        let sdk = deviceSDK(sdkRoot: first.resolve(KeySetting.sdkRoot).value, supportedPlatforms: first.resolve(KeySetting.platforms).value)
+        let supported = first.resolve(KeySetting.platforms).value
+        let sdk = variant?.sdk ?? deviceSDK(sdkRoot: first.resolve(KeySetting.sdkRoot).value, supportedPlatforms: supported)
         if let sdk {
             builtins["PLATFORM_NAME"] = sdk
-            builtins["EFFECTIVE_PLATFORM_NAME"] = sdk == "macosx" ? "" : "-" + sdk
+            builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : sdk == "macosx" ? "" : "-" + sdk
         }
         let settings = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config.name))
         var resolved: [String: ResolvedSetting] = [:]
         for name in KeySetting.all { resolved[name] = settings.resolve(name) }
+        if variant == nil {
+            variants = PlatformVariant.others(primary: sdk, supportedPlatforms: resolved[KeySetting.platforms]?.value ?? supported,
+                                              catalyst: resolved[KeySetting.catalyst]?.value)
+        }
 
         let owner = "target \(target.name)"
         func report(_ name: String) {
@@ -298,7 +347,12 @@ struct ProjectUnitBuilder {
             team = Fact(t.value, from: .xcode("TargetAttributes DevelopmentTeam at \(project.file):\(t.location.line)"))
             sources[KeySetting.team] = "\(project.file):\(t.location.line) (TargetAttributes)"
         }
-        let bundle = fact(KeySetting.bundleID)
+        var bundle = fact(KeySetting.bundleID)
+        // Mac Catalyst: `maccatalyst.` before the iOS bundle ID when the project asks Xcode to derive it.
+        if variant?.isMacCatalyst == true, let b = bundle, !b.value.hasPrefix("maccatalyst."),
+           nonEmpty(KeySetting.deriveCatalystBundleID)?.uppercased() == "YES" {
+            bundle = Fact("maccatalyst." + b.value, from: .derived("maccatalyst. + \(b.source)"))
+        }
         let shownPath: String
         if let entitlementsPath {
             shownPath = files.shown(entitlementsPath)
@@ -315,11 +369,13 @@ struct ProjectUnitBuilder {
         let style = nonEmpty(KeySetting.style) ?? target.provisioningStyle
         var origin = UnitOrigin(projectFile: project.file, projectName: project.name, target: target.name, configuration: config.name,
                                 productType: target.productType, kind: kind, sdk: sdk,
-                                isMacCatalyst: nonEmpty(KeySetting.catalyst)?.uppercased() == "YES", hostTarget: host?.name,
+                                isMacCatalyst: variant?.isMacCatalyst ?? (nonEmpty(KeySetting.catalyst)?.uppercased() == "YES"),
+                                hostTarget: host?.name,
                                 signingStyle: style, profileSpecifier: nonEmpty(KeySetting.specifier), profileUUID: nonEmpty(KeySetting.profile),
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
         origin.emptySettings = entitlementSettings.empty
-        let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name))", entitlementsPath: entitlementsPath.map(files.shown),
+        origin.excludedFiles = target.excludedFiles.map(files.absolute)
+        let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),
                                         shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
                                         platform: platform(ofSDK: sdk), origin: origin, variables: entitlementSettings.variables, inScope: false)
         return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)

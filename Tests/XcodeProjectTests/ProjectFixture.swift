@@ -15,6 +15,8 @@ struct ProjectFixture {
         var baseConfigurations: [String: String] = [:]
         /// Names of the targets whose products this one embeds.
         var embeds: [String] = []
+        /// File-system synchronised folders (Xcode 16), each with the files the target excludes.
+        var synchronizedFolders: [(path: String, exceptions: [String])] = []
     }
 
     var name = "Fixture"
@@ -89,7 +91,19 @@ struct ProjectFixture {
                 objects += "\t\t\(phase) /* Embed Foundation Extensions */ = {\n\t\t\tisa = PBXCopyFilesBuildPhase;\n\t\t\tdstSubfolderSpec = 13;\n\t\t\tfiles = (\n"
                     + files.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t};\n"
             }
-            objects += "\t\t\(targetIDs[t.name]!) /* \(t.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(list);\n"
+            var synchronized: [String] = []
+            for folder in t.synchronizedFolders {
+                let group = fresh(), set = fresh()
+                synchronized.append(group)
+                objects += "\t\t\(set) = {\n\t\t\tisa = PBXFileSystemSynchronizedBuildFileExceptionSet;\n\t\t\tmembershipExceptions = (\n"
+                    + folder.exceptions.map { "\t\t\t\t\(quote($0)),\n" }.joined()
+                    + "\t\t\t);\n\t\t\ttarget = \(targetIDs[t.name]!);\n\t\t};\n"
+                objects += "\t\t\(group) = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n\t\t\t\t\(set),\n\t\t\t);\n"
+                    + "\t\t\tpath = \(quote(folder.path));\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n"
+            }
+            let synchronizedList = synchronized.isEmpty ? ""
+                : "\t\t\tfileSystemSynchronizedGroups = (\n" + synchronized.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
+            objects += "\t\t\(targetIDs[t.name]!) /* \(t.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(list);\n" + synchronizedList
                 + "\t\t\tbuildPhases = (\n" + phases.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
                 + "\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
                 + "\t\t\tproductReference = \(productIDs[t.name]!);\n\t\t\tproductType = \(quote(t.productType));\n\t\t};\n"

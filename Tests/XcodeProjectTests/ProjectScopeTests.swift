@@ -194,4 +194,56 @@ final class ProjectScopeTests: XCTestCase {
             XCTAssertFalse(told.findings.contains { $0.rule == "shared-group-single-member" }, "\(pattern): \(told.findings)")
         }
     }
+
+    // MARK: Every platform variant is a unit
+
+    func testMacCatalystIsItsOwnUnitWithItsConditionedSettings() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: [("Release", [
+            ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345"),
+            ("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements"),
+            ("CODE_SIGN_ENTITLEMENTS[sdk=macosx*]", "App/App-Catalyst.entitlements"),
+            ("SUPPORTS_MACCATALYST", "YES"), ("DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER", "YES"),
+        ])])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App-Catalyst.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["App (Release)", "App (Release, Mac Catalyst)"])
+        let ios = try XCTUnwrap(result.units.first { $0.name == "App (Release)" })
+        let mac = try XCTUnwrap(result.units.first { $0.name == "App (Release, Mac Catalyst)" })
+        XCTAssertTrue(ios.entitlementsPath.hasSuffix("App/App.entitlements"))
+        XCTAssertEqual(ios.platform, .iOS)
+        XCTAssertTrue(mac.entitlementsPath.hasSuffix("App/App-Catalyst.entitlements"), "[sdk=macosx*] chooses the file")
+        XCTAssertEqual(mac.platform, .macOS)
+        XCTAssertEqual(mac.origin?.isMacCatalyst, true)
+        XCTAssertEqual(mac.bundleID?.value, "maccatalyst.com.example.App")
+        XCTAssertEqual(mac.accessGroups.defaultGroup?.value, "ABCDE12345.maccatalyst.com.example.App")
+        XCTAssertFalse(result.findings.contains { $0.rule == "unused-entitlements-file" }, "\(result.findings)")
+    }
+
+    func testEachDevicePlatformOfAMultiplatformTargetIsAUnit() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: [("Release", [
+            ("SDKROOT", "auto"), ("SUPPORTED_PLATFORMS", "iphoneos iphonesimulator macosx appletvos appletvsimulator"),
+            ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345"),
+            ("PRODUCT_BUNDLE_IDENTIFIER[sdk=appletvos*]", "com.example.App.tv"),
+            ("APP_ENTITLEMENTS", "App/App.entitlements"), ("CODE_SIGN_ENTITLEMENTS", "$(APP_ENTITLEMENTS)"),
+            ("CODE_SIGN_ENTITLEMENTS[sdk=macosx*]", "App/App-macOS.entitlements"),
+        ])])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App-macOS.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["App (Release)", "App (Release, macOS)", "App (Release, tvOS)"])
+        let tv = try XCTUnwrap(result.units.first { $0.name == "App (Release, tvOS)" })
+        XCTAssertEqual(tv.bundleID?.value, "com.example.App.tv")
+        XCTAssertTrue(tv.entitlementsPath.hasSuffix("App/App.entitlements"), "a file chosen through a setting is the unit's")
+        let mac = try XCTUnwrap(result.units.first { $0.name == "App (Release, macOS)" })
+        XCTAssertTrue(mac.entitlementsPath.hasSuffix("App/App-macOS.entitlements"))
+        XCTAssertEqual(mac.origin?.isMacCatalyst, false)
+        XCTAssertEqual(result.findings.filter { $0.severity == .error }, [])
+    }
 }
