@@ -9,9 +9,9 @@
 #   one file    `entitlint lint FILE` (as a pre-commit hook runs it) within 2x of
 #               `xmllint --noout FILE`: ratio <= 2.0.
 #   built app   `entitlint lint App.ipa` on a 100 MB .ipa with 5 bundles in well under a second:
-#               mean < 1 s (issue 5).
+#               mean < 1 s.
 #   Xcode       `entitlint lint .` on a generated project of 500 targets x 3 configurations
-#               (Scripts/make-xcode-project.py): discovered and linted in mean < 1 s (issue 3).
+#               (Scripts/make-xcode-project.py): discovered and linted in mean < 1 s.
 #
 # How:
 #   - builds the linter as it would be shipped for speed, in a folder of its own:
@@ -34,7 +34,7 @@
 #     (built app, Xcode project) are timed with hyperfine (--shell=none, -i: entitlint exits 1
 #     when it finds errors); JSON goes to the temporary folder;
 #   - measures peak memory (maximum resident set size) of both tools on the many-files case with
-#     /usr/bin/time -v, and of entitlint on 10,000 files (target < 64 MiB, issue 6).
+#     /usr/bin/time -v, and of entitlint on 10,000 files (target < 64 MiB).
 #
 # usage: Scripts/benchmark.sh [--quick] [--check] [--files N] [--no-build]
 #   --quick     for CI: fewer runs (5 interleaved pairs after 1 warm-up; one file: 30 after 1)
@@ -241,7 +241,7 @@ interleave "$tmp/one.json" "$one" "${one_runs[1]}" "${one_runs[3]}" \
     "xmllint --noout App.entitlements" "$xmllint" "--noout App.entitlements" \
     "entitlint lint App.entitlements" "$entitlint" "lint --no-color App.entitlements"
 
-# --- case 3: a built app (issue 5) --------------------------------------------------------------
+# --- case 3: a built app --------------------------------------------------------------------
 # A 100 MB .ipa with 5 bundles (app, 2 extensions, App Clip, watch app), deflated executables of
 # code-like bytes with a signature at the end: entitlint must read only Info.plists and the
 # signatures, in well under a second (target: mean < 1 s; there is no reference tool).
@@ -267,7 +267,7 @@ echo "== case 3: a built app, App.ipa ($(du -m "$tmp/App.ipa" | cut -f1) MB, 5 b
 (cd "$tmp" && hyperfine -N -i --runs "$([ "$quick" -eq 1 ] && echo 3 || echo 10)" --warmup 1 \
     --export-json "$tmp/ipa.json" -n "entitlint lint App.ipa" "$entitlint lint --no-color App.ipa") >&2
 
-# --- case 4: an Xcode project of 500 targets x 3 configurations (issue 3) -------------------------
+# --- case 4: an Xcode project of 500 targets x 3 configurations -------------------------------
 python3 "$repo/Scripts/make-xcode-project.py" --targets 500 --configurations 3 "$tmp/xcode"
 echo "== case 4: Xcode project, 500 targets x 3 configurations ($(du -k "$tmp/xcode/Big.xcodeproj/project.pbxproj" | cut -f1) KiB project.pbxproj)" >&2
 (cd "$tmp/xcode" && hyperfine -N -i --runs "$([ "$quick" -eq 1 ] && echo 5 || echo 20)" --warmup 1 \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential test of the plist reader (issue 6, part 2): Entitlint's reader against
+# Differential test of the plist reader: Entitlint's reader against
 # Foundation's PropertyListSerialization (CoreFoundation's parser) and CPython's plistlib.
 #
 # How:

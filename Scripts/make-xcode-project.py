@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a large, realistic Xcode project for the speed case of issue 3 (part 10).
+"""Writes a large, realistic Xcode project for the speed case of the benchmark.
 
     Scripts/make-xcode-project.py [--targets 500] [--configurations 3] OUT_DIR
 

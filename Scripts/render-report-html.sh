@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders `entitlint report --format html` to a PNG with headless Chromium, to look at the page as
-# a person would (issue 3, part 5). Nothing is fetched: the page is self-contained, and Chromium is
+# a person would. Nothing is fetched: the page is self-contained, and Chromium is
 # started without network-facing features; the HTML goes to a temporary folder removed on exit.
 #
 # usage: Scripts/render-report-html.sh [FOLDER] [OUT.png] [WIDTHxHEIGHT]
