@@ -88,8 +88,8 @@ final class DirectoryStorage: BundleStorage {
 /// the same path refuse the archive (which one a tool reads is ambiguous); an entry is read only
 /// up to the size its header declares and the caller's limit, and reading stops if it expands
 /// past it; the total expanded and the compression ratio of big entries are capped, so a zip bomb
-/// is refused, not expanded. Folders are kept as a tree of names, so memory grows with the bytes
-/// of the names, not with their depth.
+/// is refused, not expanded. Folders are kept as a tree of names, at most `maxEntries` of them,
+/// so memory grows with the bytes of the names, not with their depth.
 final class ZipStorage: BundleStorage {
     let archive: ZipArchive
     let shownRoot: String
@@ -116,6 +116,7 @@ final class ZipStorage: BundleStorage {
         }
         // Skipped entries: the first three of each kind are reported by name, the rest counted.
         var skipped = [0, 0, 0]
+        var folderCount = 0
         func skip(_ kind: Int, _ name: String, _ why: String) {
             skipped[kind] += 1
             if skipped[kind] <= 3 { problems.append("zip entry \(Self.quoted(name)) \(why): skipped") }
@@ -146,6 +147,11 @@ final class ZipStorage: BundleStorage {
                 if let sub = folder.folders[part] {
                     folder = sub
                 } else {
+                    // Each folder costs a few hundred bytes: as many as entries at the most.
+                    folderCount += 1
+                    guard folderCount <= limits.maxEntries else {
+                        throw ArtifactError(.tooLarge, "not a readable zip archive: more than \(limits.maxEntries) folders (limit ZipLimits.maxEntries)")
+                    }
                     let sub = ZipFolder()
                     folder.folders[part] = sub
                     folder = sub

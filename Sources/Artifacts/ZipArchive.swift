@@ -283,6 +283,9 @@ final class ZipArchive {
                 if try !piece.withUnsafeBufferPointer({ (b) throws(ArtifactError) -> Bool in try body(b) }) { return }
             }
             try checkCRC(UInt32(truncatingIfNeeded: crc), entry)
+        case 8 where entry.compressedSize == 0 && entry.uncompressedSize == 0:
+            // Some writers store an empty file as deflated with no data at all.
+            try checkCRC(0, entry)
         case 8:
             try inflate(entry, chunk: chunk, body)
         default:

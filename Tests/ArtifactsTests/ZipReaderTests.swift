@@ -239,6 +239,14 @@ final class ZipReaderTests: XCTestCase {
         func folders(_ f: ZipStorage.ZipFolder) -> Int { 1 + f.folders.values.reduce(0) { $0 + folders($1) } }
         XCTAssertEqual(folders(atLimit.root), 1 + 63 + 8, "root, f/ x 63, the eight folders of the app")
 
+        // Distinct deep folders are bounded in number (by the entry limit), not only in depth.
+        let manyFolders = app { w in
+            for i in 0..<100 { w.add("\(i)/" + Array(repeating: "f", count: 62).joined(separator: "/") + "/x", [1]) }
+        }
+        XCTAssertEqual(try openError(manyFolders, limits: ZipLimits(maxEntries: 5_000))?.reason,
+                       "not a readable zip archive: more than 5000 folders (limit ZipLimits.maxEntries)")
+        XCTAssertNil(try openError(manyFolders, limits: ZipLimits(maxEntries: 6_400)), "100 x 63 + 8 folders")
+
         // Through the linter: a finding per kind of skipped name, the app still linted.
         let result = try lint(ipa)
         XCTAssertEqual(result.units.map(\.name).sorted(), ["App", "Clip", "Share", "Watch"])
@@ -290,6 +298,13 @@ final class ZipReaderTests: XCTestCase {
         let bytes = w.finish()
         XCTAssertEqual(try streamError(bytes, entry: "bz").error?.reason, "compression method 12 is not supported (only stored and deflated entries are read)")
         XCTAssertEqual(try streamError(bytes, entry: "enc").error?.reason, "the entry is encrypted")
+
+        // An empty file deflated to no bytes at all (some writers do this) reads as empty.
+        var empty = ZipWriter()
+        empty.add("empty", [], payload: [])
+        let (error, archive) = try streamError(empty.finish(), entry: "empty")
+        XCTAssertNil(error)
+        XCTAssertEqual(archive.inflatedBytes, 0)
     }
 
     func testLocalHeaderDisagreeingWithTheCentralDirectory() throws {
