@@ -131,72 +131,119 @@ final class GitIgnore {
     /// git's wildmatch with `WM_PATHNAME`: `*` and `?` stop at `/`; a `**` that is a whole
     /// component matches any number of components; `[...]` classes with ranges and `!`/`^`;
     /// `\` quotes the next character.
+    ///
+    /// The pattern is read once into tokens, then matched by dynamic programming over (token,
+    /// path position), one path position at a time from the end: O(tokens x path) steps and
+    /// O(tokens) memory, whatever the pattern (a memoised search that tried every split for every
+    /// `*` took cubic time: `*a` 200 times against 800 `a`s took seconds). `steps` counts them.
     static func wildmatch(_ p: [UInt8], _ s: [UInt8]) -> Bool {
-        let slash = UInt8(ascii: "/")
-        var memo: [Int: Bool] = [:]
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (s.count + 1) + j
-            if let known = memo[key] { return known }
-            var r = false
-            if i == p.count {
-                r = j == s.count
-            } else {
-                switch p[i] {
-                case UInt8(ascii: "*"):
-                    let double = i + 1 < p.count && p[i + 1] == UInt8(ascii: "*")
-                    if double && (i == 0 || p[i - 1] == slash) && (i + 2 == p.count || p[i + 2] == slash) {
-                        if i + 2 == p.count {
-                            r = true // a trailing `**`: everything below
-                        } else {
-                            // `**/`: zero or more whole components.
-                            r = m(i + 3, j)
-                            var k = j
-                            while !r && k < s.count {
-                                if s[k] == slash { r = m(i + 3, k + 1) }
-                                k += 1
-                            }
-                        }
-                    } else {
-                        var next = i + 1
-                        while next < p.count && p[next] == UInt8(ascii: "*") { next += 1 }
-                        var k = j
-                        while true {
-                            if m(next, k) { r = true; break }
-                            if k == s.count || s[k] == slash { break }
-                            k += 1
-                        }
-                    }
-                case UInt8(ascii: "?"):
-                    r = j < s.count && s[j] != slash && m(i + 1, j + 1)
-                case UInt8(ascii: "["):
-                    if let (matches, next) = matchClass(p, i, j < s.count ? s[j] : nil) {
-                        r = matches && s[j] != slash && m(next, j + 1)
-                    } else {
-                        r = j < s.count && s[j] == p[i] && m(i + 1, j + 1) // no closing `]`: a literal `[`
-                    }
-                case UInt8(ascii: "\\") where i + 1 < p.count:
-                    r = j < s.count && s[j] == p[i + 1] && m(i + 2, j + 1)
-                default:
-                    r = j < s.count && s[j] == p[i] && m(i + 1, j + 1)
-                }
-            }
-            memo[key] = r
-            return r
-        }
-        return m(0, 0)
+        var steps = 0
+        return wildmatch(p, s, steps: &steps)
     }
 
-    /// The class starting at `p[start]` (`[`): whether `c` is in it, and the index after its `]`;
+    static func wildmatch(_ p: [UInt8], _ s: [UInt8], steps: inout Int) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let tokens = wildTokens(p)
+        let m = tokens.count
+        // `column[k]`: whether tokens k... match s[j...]; `next`: the same for j + 1.
+        var column = [Bool](repeating: false, count: m + 1)
+        var next = [Bool](repeating: false, count: m + 1)
+        // For a `**/` token k: whether some `/` at or after j is followed by a match of k + 1.
+        var slashThenRest = [Bool](repeating: false, count: m + 1)
+        for j in stride(from: s.count, through: 0, by: -1) {
+            let c: UInt8? = j < s.count ? s[j] : nil
+            column[m] = c == nil
+            for k in stride(from: m - 1, through: 0, by: -1) {
+                switch tokens[k] {
+                case .byte(let b): column[k] = c == b && next[k + 1]
+                case .one: column[k] = c != nil && c != slash && next[k + 1]
+                case .set(let set): column[k] = c.map { $0 != slash && set[Int($0)] } == true && next[k + 1]
+                case .star: column[k] = column[k + 1] || (c != nil && c != slash && next[k])
+                case .everything: column[k] = true
+                case .folders:
+                    slashThenRest[k] = slashThenRest[k] || (c == slash && next[k + 1])
+                    column[k] = column[k + 1] || slashThenRest[k]
+                }
+            }
+            steps += m + 1
+            swap(&column, &next)
+        }
+        return next[0]
+    }
+
+    /// A piece of a wildmatch pattern.
+    enum WildToken {
+        case byte(UInt8)
+        /// `?`
+        case one
+        /// `[...]`: the bytes it matches (negation applied).
+        case set([Bool])
+        /// `*` (or a run of them that is not a whole component): any run without `/`.
+        case star
+        /// A trailing `/**`: everything below.
+        case everything
+        /// `**/` as whole components: zero or more components.
+        case folders
+    }
+
+    static func wildTokens(_ p: [UInt8]) -> [WildToken] {
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
+        var out: [WildToken] = []
+        var i = 0
+        while i < p.count {
+            switch p[i] {
+            case star:
+                let double = i + 1 < p.count && p[i + 1] == star
+                if double && (i == 0 || p[i - 1] == slash) && (i + 2 == p.count || p[i + 2] == slash) {
+                    out.append(i + 2 == p.count ? .everything : .folders)
+                    i += 3
+                } else {
+                    i += 1
+                    while i < p.count && p[i] == star { i += 1 }
+                    out.append(.star)
+                }
+            case UInt8(ascii: "?"):
+                out.append(.one)
+                i += 1
+            case UInt8(ascii: "["):
+                if let (set, next) = classSet(p, i) {
+                    out.append(.set(set))
+                    i = next
+                } else {
+                    out.append(.byte(p[i]))   // no closing `]`: a literal `[`
+                    i += 1
+                }
+            case UInt8(ascii: "\\") where i + 1 < p.count:
+                out.append(.byte(p[i + 1]))
+                i += 2
+            default:
+                out.append(.byte(p[i]))
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// The class starting at `p[start]` (`[`): the bytes it matches, and the index after its `]`;
     /// nil when the class is not closed.
-    static func matchClass(_ p: [UInt8], _ start: Int, _ c: UInt8?) -> (Bool, Int)? {
+    static func classSet(_ p: [UInt8], _ start: Int) -> ([Bool], Int)? {
         var i = start + 1
         var negated = false
         if i < p.count && (p[i] == UInt8(ascii: "!") || p[i] == UInt8(ascii: "^")) { negated = true; i += 1 }
-        var found = false
+        // Ranges marked as +1 at their start and -1 after their end, summed once at the close.
+        var marks = [Int](repeating: 0, count: 257)
         var first = true
         while i < p.count {
             var lo = p[i]
-            if lo == UInt8(ascii: "]") && !first { return (c != nil && found != negated, i + 1) }
+            if lo == UInt8(ascii: "]") && !first {
+                var set = [Bool](repeating: false, count: 256)
+                var depth = 0
+                for b in 0..<256 {
+                    depth += marks[b]
+                    set[b] = (depth > 0) != negated
+                }
+                return (set, i + 1)
+            }
             first = false
             if lo == UInt8(ascii: "\\") && i + 1 < p.count { i += 1; lo = p[i] }
             var hi = lo
@@ -205,7 +252,10 @@ final class GitIgnore {
                 if hi == UInt8(ascii: "\\") && i + 3 < p.count { i += 1; hi = p[i + 2] }
                 i += 2
             }
-            if let c, lo <= c && c <= hi { found = true }
+            if lo <= hi {
+                marks[Int(lo)] += 1
+                marks[Int(hi) + 1] -= 1
+            }
             i += 1
         }
         return nil

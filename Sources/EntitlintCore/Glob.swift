@@ -17,35 +17,46 @@ public struct Glob: Sendable, Hashable {
     }
 
     static func match(_ p: [Character], _ s: [Character]) -> Bool {
-        // Memoised recursion over (pattern index, string index).
-        var memo = [Int: Bool]()
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (s.count + 1) + j
-            if let v = memo[key] { return v }
-            var r: Bool
-            if i == p.count {
-                r = j == s.count
-            } else if p[i] == "*" {
-                if i + 1 < p.count, p[i + 1] == "*" {
-                    var ni = i + 2
-                    if ni < p.count, p[ni] == "/" { ni += 1 }
-                    r = false
-                    var k = j
-                    while k <= s.count {
-                        if m(ni, k) { r = true; break }
-                        k += 1
-                    }
-                } else {
-                    r = m(i + 1, j) || (j < s.count && s[j] != "/" && m(i, j + 1))
+        var cells = 0
+        return match(p, s, cells: &cells)
+    }
+
+    /// Whether `p` matches all of `s`, by dynamic programming over (pattern index, string index):
+    /// row `i` holds, for each `j`, whether `p[i...]` matches `s[j...]`. A row needs at most the
+    /// three rows after it, so four are kept: O(p·s) time and O(s) memory, whatever the pattern
+    /// (a memoised search over `**` took cubic time: 150 `**/` against a path 300 folders deep
+    /// took seconds). `cells` counts the table entries computed.
+    static func match(_ p: [Character], _ s: [Character], cells: inout Int) -> Bool {
+        let width = s.count + 1
+        var rows = [[Bool]](repeating: [Bool](repeating: false, count: width), count: 4)
+        rows[p.count % 4][s.count] = true   // the empty pattern matches only the empty rest
+        var i = p.count - 1
+        while i >= 0 {
+            var row = [Bool](repeating: false, count: width)
+            cells += width
+            if p[i] == "*", i + 1 < p.count, p[i + 1] == "*" {
+                // `**` (and the `/` after it) matches any run, across folders.
+                var ni = i + 2
+                if ni < p.count, p[ni] == "/" { ni += 1 }
+                let next = rows[ni % 4]
+                var any = false
+                for j in stride(from: s.count, through: 0, by: -1) {
+                    any = any || next[j]
+                    row[j] = any
                 }
-            } else if j < s.count && (p[i] == "?" ? s[j] != "/" : p[i] == s[j]) {
-                r = m(i + 1, j + 1)
+            } else if p[i] == "*" {
+                // `*` matches any run without `/`.
+                let next = rows[(i + 1) % 4]
+                for j in stride(from: s.count, through: 0, by: -1) {
+                    row[j] = next[j] || (j < s.count && s[j] != "/" && row[j + 1])
+                }
             } else {
-                r = false
+                let next = rows[(i + 1) % 4]
+                for j in 0..<s.count where p[i] == "?" ? s[j] != "/" : p[i] == s[j] { row[j] = next[j + 1] }
             }
-            memo[key] = r
-            return r
+            rows[i % 4] = row
+            i -= 1
         }
-        return m(0, 0)
+        return rows[0][0]
     }
 }

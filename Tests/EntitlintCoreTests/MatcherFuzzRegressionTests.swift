@@ -55,6 +55,152 @@ final class MatcherFuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// Found while fuzzing: 150 `**/` segments against a path 300 folders deep took seconds (the
+    /// memoised search tried every split for every `**`). The matcher now fills one table of
+    /// pattern x path cells, and says how many.
+    func testGlobWorkIsBoundedByPatternTimesPath() throws {
+        let pattern = Array(String(repeating: "**/", count: 150) + "x"), path = Array(String(repeating: "a/", count: 300) + "x")
+        var cells = 0
+        XCTAssertTrue(Glob.match(pattern, path, cells: &cells))
+        XCTAssertLessThanOrEqual(cells, (pattern.count + 1) * (path.count + 1))
+        cells = 0
+        XCTAssertFalse(Glob.match(pattern, Array(path.dropLast()) + ["b"], cells: &cells))
+        XCTAssertLessThanOrEqual(cells, (pattern.count + 1) * (path.count + 1))
+        let kept = try XCTUnwrap(try Self.files("Regressions/glob").first { $0.name == "slow-150-double-star-segments" })
+        XCTAssertFalse(Self.glob(kept.bytes).matches)
+    }
+
+    /// The table gives what the memoised search gave, on every pattern of up to five characters
+    /// from `a`, `/`, `*`, `?` against every path of up to five from `a`, `b`, `/`.
+    func testGlobTableAgreesWithTheSearch() {
+        func search(_ p: [Character], _ s: [Character]) -> Bool {
+            var memo = [Int: Bool]()
+            func m(_ i: Int, _ j: Int) -> Bool {
+                let key = i * (s.count + 1) + j
+                if let v = memo[key] { return v }
+                var r: Bool
+                if i == p.count {
+                    r = j == s.count
+                } else if p[i] == "*" {
+                    if i + 1 < p.count, p[i + 1] == "*" {
+                        var ni = i + 2
+                        if ni < p.count, p[ni] == "/" { ni += 1 }
+                        r = (j...s.count).contains { m(ni, $0) }
+                    } else {
+                        r = m(i + 1, j) || (j < s.count && s[j] != "/" && m(i, j + 1))
+                    }
+                } else {
+                    r = j < s.count && (p[i] == "?" ? s[j] != "/" : p[i] == s[j]) && m(i + 1, j + 1)
+                }
+                memo[key] = r
+                return r
+            }
+            return m(0, 0)
+        }
+        func all(_ alphabet: [Character], upTo n: Int) -> [[Character]] {
+            var out: [[Character]] = [[]], level: [[Character]] = [[]]
+            for _ in 0..<n {
+                level = level.flatMap { w in alphabet.map { w + [$0] } }
+                out += level
+            }
+            return out
+        }
+        let paths = all(["a", "b", "/"], upTo: 5)
+        var compared = 0
+        for p in all(["a", "/", "*", "?"], upTo: 5) {
+            for s in paths {
+                XCTAssertEqual(Glob.match(p, s), search(p, s), "\(String(p)) ~ \(String(s))")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 1365 * 364)
+    }
+
+    /// Found while fuzzing: `*a` 200 times against 800 `a`s took seconds in the `.gitignore`
+    /// matcher (every `*` tried every split). It now takes one step per (token, path position).
+    func testWildmatchWorkIsBoundedByTokensTimesPath() throws {
+        let pattern = Array(String(repeating: "*a", count: 200).utf8) + [UInt8(ascii: "b")]
+        var steps = 0
+        XCTAssertFalse(GitIgnore.wildmatch(pattern, [UInt8](repeating: UInt8(ascii: "a"), count: 800), steps: &steps))
+        XCTAssertEqual(steps, (401 + 1) * (800 + 1))
+        steps = 0
+        XCTAssertTrue(GitIgnore.wildmatch(pattern, [UInt8](repeating: UInt8(ascii: "a"), count: 800) + [UInt8(ascii: "b")], steps: &steps))
+        XCTAssertEqual(steps, (401 + 1) * (801 + 1))
+        let kept = try XCTUnwrap(try Self.files("Regressions/gitignore").first { $0.name == "slow-star-a-200-times" })
+        XCTAssertEqual(try gitignore(kept.bytes)[String(repeating: "a", count: 800)], false)
+    }
+
+    /// The table gives what the memoised search gave, on every pattern of up to four characters
+    /// from `a`, `/`, `*`, `?`, `[`, `]`, `!`, `\\` against every path of up to four from `a`, `b`, `/`.
+    func testWildmatchTableAgreesWithTheSearch() {
+        let slash = UInt8(ascii: "/")
+        func search(_ p: [UInt8], _ s: [UInt8]) -> Bool {
+            var memo: [Int: Bool] = [:]
+            func m(_ i: Int, _ j: Int) -> Bool {
+                let key = i * (s.count + 1) + j
+                if let known = memo[key] { return known }
+                var r = false
+                if i == p.count {
+                    r = j == s.count
+                } else {
+                    switch p[i] {
+                    case UInt8(ascii: "*"):
+                        let double = i + 1 < p.count && p[i + 1] == UInt8(ascii: "*")
+                        if double && (i == 0 || p[i - 1] == slash) && (i + 2 == p.count || p[i + 2] == slash) {
+                            r = i + 2 == p.count || m(i + 3, j) || (j..<s.count).contains { s[$0] == slash && m(i + 3, $0 + 1) }
+                        } else {
+                            var next = i + 1
+                            while next < p.count && p[next] == UInt8(ascii: "*") { next += 1 }
+                            var k = j
+                            while true {
+                                if m(next, k) { r = true; break }
+                                if k == s.count || s[k] == slash { break }
+                                k += 1
+                            }
+                        }
+                    case UInt8(ascii: "?"):
+                        r = j < s.count && s[j] != slash && m(i + 1, j + 1)
+                    case UInt8(ascii: "["):
+                        if let (set, next) = GitIgnore.classSet(p, i) {
+                            r = j < s.count && set[Int(s[j])] && s[j] != slash && m(next, j + 1)
+                        } else {
+                            r = j < s.count && s[j] == p[i] && m(i + 1, j + 1)
+                        }
+                    case UInt8(ascii: "\\") where i + 1 < p.count:
+                        r = j < s.count && s[j] == p[i + 1] && m(i + 2, j + 1)
+                    default:
+                        r = j < s.count && s[j] == p[i] && m(i + 1, j + 1)
+                    }
+                }
+                memo[key] = r
+                return r
+            }
+            return m(0, 0)
+        }
+        func all(_ alphabet: String, upTo n: Int) -> [[UInt8]] {
+            var out: [[UInt8]] = [[]], level: [[UInt8]] = [[]]
+            for _ in 0..<n {
+                level = level.flatMap { w in alphabet.utf8.map { w + [$0] } }
+                out += level
+            }
+            return out
+        }
+        let paths = all("ab/", upTo: 4)
+        var compared = 0
+        for p in all("a/*?[]!\\", upTo: 4) {
+            for s in paths {
+                XCTAssertEqual(GitIgnore.wildmatch(p, s), search(p, s), "\(String(decoding: p, as: UTF8.self)) ~ \(String(decoding: s, as: UTF8.self))")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 4681 * 121)
+        // Classes: ranges, negation, an escaped bound, a `]` first.
+        XCTAssertTrue(GitIgnore.wildmatch(Array("[a-c]x".utf8), Array("bx".utf8)))
+        XCTAssertFalse(GitIgnore.wildmatch(Array("[!a-c]x".utf8), Array("bx".utf8)))
+        XCTAssertTrue(GitIgnore.wildmatch(Array("[]a]".utf8), Array("]".utf8)))
+        XCTAssertTrue(GitIgnore.wildmatch(Array("[\\]-a]".utf8), Array("^".utf8)))
+    }
+
     func testGitIgnoreRegressionsAnswer() throws {
         for (name, bytes) in try Self.files("Regressions/gitignore") {
             XCTAssertFalse(try gitignore(bytes).isEmpty, name)
