@@ -148,10 +148,34 @@ final class SettingsEvaluator {
         return Part(text: "", isSet: false)
     }
 
+    /// For each `$(` or `${` in `b`, the index of its matching `)` or `}` (counting the openers
+    /// nested in it), else -1: one pass with a stack, so that a value of many unclosed openers
+    /// costs linear time, not a scan to the end per opener.
+    static func closingBrackets(_ b: [UInt8]) -> [Int] {
+        var closes = [Int](repeating: -1, count: b.count)
+        var open: [Int] = []
+        var j = 0
+        while j < b.count {
+            let d = b[j]
+            if d == UInt8(ascii: "$"), j + 1 < b.count, b[j + 1] == UInt8(ascii: "(") || b[j + 1] == UInt8(ascii: "{") {
+                open.append(j)
+                j += 2
+                continue
+            }
+            if d == UInt8(ascii: ")") || d == UInt8(ascii: "}"), let opener = open.popLast() { closes[opener] = j }
+            j += 1
+        }
+        return closes
+    }
+
     /// Expands the references in `text`, the value of `setting` at `index`.
     func expand(_ text: String, setting: String, index: Int, depth: Int) -> Part {
         let b = Array(text.utf8)
         guard b.contains(UInt8(ascii: "$")) else { return Part(text: text, isSet: true) }
+        guard depth <= Self.maxDepth else {
+            return Part(text: "", isSet: true, problem: "references nested deeper than \(Self.maxDepth) levels")
+        }
+        let closes = Self.closingBrackets(b)
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var result = Part(text: "", isSet: true)
@@ -165,23 +189,7 @@ final class SettingsEvaluator {
             let next = b[i + 1]
             var expression: String
             if next == UInt8(ascii: "(") || next == UInt8(ascii: "{") {
-                // The matching close, counting nested `$(` / `${`.
-                var j = i + 2
-                var nesting = 0
-                var close = -1
-                while j < b.count {
-                    let d = b[j]
-                    if d == UInt8(ascii: "$"), j + 1 < b.count, b[j + 1] == UInt8(ascii: "(") || b[j + 1] == UInt8(ascii: "{") {
-                        nesting += 1
-                        j += 2
-                        continue
-                    }
-                    if d == UInt8(ascii: ")") || d == UInt8(ascii: "}") {
-                        if nesting == 0 { close = j; break }
-                        nesting -= 1
-                    }
-                    j += 1
-                }
+                let close = closes[i]
                 guard close >= 0 else { out.append(c); i += 1; continue }
                 let inner = String(decoding: b[(i + 2)..<close], as: UTF8.self)
                 let innerPart = expand(inner, setting: setting, index: index, depth: depth + 1)
