@@ -1,14 +1,15 @@
 /// A cheap upper bound of how deeply YAML text nests, checked before Yams reads it: Yams builds
 /// its node tree recursively, so `[[[[...` (a few hundred KB of it) in `.entitlint.yml`
-/// overflowed the stack and crashed the linter (found by fuzzing).
+/// overflowed the stack and crashed the linter (found by fuzzing); so did it in an XcodeGen
+/// `project.yml`.
 ///
 /// The bound is the number of open block levels (an indentation stack, plus compact `- ` and `? `
 /// indicators) plus the open flow collections (`[`, `{`). Quoted scalars (started where a scalar
 /// starts) and comments are skipped; everything else counts, so the bound can only be too high,
 /// never too low.
-enum YAMLNestingLimit {
+public enum YAMLNestingLimit {
     /// The first line (1-based) where the bound goes past `limit`, or nil.
-    static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
+    public static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
         var indents: [Int] = []
         var flow = 0
         var quote: UInt8? = nil          // `"` or `'` while inside a quoted scalar

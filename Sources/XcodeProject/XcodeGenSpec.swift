@@ -60,19 +60,29 @@ enum XcodeGenSpec {
         }
     }
 
-    static func convert(_ node: Node, file: String, depth: Int = 0) -> YNode {
+    /// `budget`: how many more nodes may be made. YAML aliases (`*a`) repeat a node wherever
+    /// they stand, so a few lines of nested aliases name billions of nodes: past the budget the
+    /// rest is null, and the caller refuses the spec.
+    static func convert(_ node: Node, file: String, depth: Int = 0, budget: inout Int) -> YNode {
         let loc = node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
-        guard depth < 200 else { return YNode(value: .scalar("", .null), location: loc, file: file) }
+        budget -= 1
+        guard depth < 200, budget >= 0 else { return YNode(value: .scalar("", .null), location: loc, file: file) }
         if let mapping = node.mapping {
             var entries: [(String, SourceLocation, YNode)] = []
             for (k, v) in mapping {
                 let kl = k.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
-                entries.append((k.scalar?.string ?? "", kl, convert(v, file: file, depth: depth + 1)))
+                guard budget >= 0 else { break }
+                entries.append((k.scalar?.string ?? "", kl, convert(v, file: file, depth: depth + 1, budget: &budget)))
             }
             return YNode(value: .map(entries.map { (key: $0.0, keyLocation: $0.1, value: $0.2) }), location: loc, file: file)
         }
         if let sequence = node.sequence {
-            return YNode(value: .seq(sequence.map { convert($0, file: file, depth: depth + 1) }), location: loc, file: file)
+            var items: [YNode] = []
+            for item in sequence {
+                guard budget >= 0 else { break }
+                items.append(convert(item, file: file, depth: depth + 1, budget: &budget))
+            }
+            return YNode(value: .seq(items), location: loc, file: file)
         }
         let text = node.scalar?.string ?? ""
         let kind: Scalar
@@ -128,8 +138,15 @@ enum XcodeGenSpec {
             return nil
         }
         read.append(shown)
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Yams reads nesting recursively: bound it first, as for .entitlint.yml.
+        if let line = YAMLNestingLimit.firstLineDeeperThan(100, in: text) {
+            problems.append(ProjectProblem(file: shown, location: SourceLocation(line: line, column: 0),
+                                           message: "cannot parse the XcodeGen spec: nested more than 100 levels deep"))
+            return nil
+        }
         let node: Node?
-        do { node = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch {
+        do { node = try Yams.compose(yaml: text) } catch {
             var line = 0
             if let e = error as? YamlError {
                 switch e {
@@ -141,7 +158,14 @@ enum XcodeGenSpec {
             return nil
         }
         guard let node else { return nil }
-        var spec = convert(node, file: shown)
+        let maxNodes = files.options.limits.maxElements
+        var budget = maxNodes
+        var spec = convert(node, file: shown, budget: &budget)
+        guard budget >= 0 else {
+            problems.append(ProjectProblem(file: shown, location: .unknown,
+                                           message: "cannot read the XcodeGen spec: it holds more than \(maxNodes) values once its YAML aliases are expanded (limit max-elements)"))
+            return nil
+        }
         var includes: [YNode] = []
         if let inc = spec["include"] {
             for item in inc.items.isEmpty ? [inc] : inc.items {

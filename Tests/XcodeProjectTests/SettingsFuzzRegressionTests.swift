@@ -58,6 +58,31 @@ final class SettingsFuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// Found while writing the xcodegen harness (inputs made by hand): Yams reads nesting
+    /// recursively, so 100,000 `[` in a project.yml overflowed the stack; and nine lines of
+    /// nested YAML aliases (each naming the one before ten times) made 10^9 nodes, out of memory.
+    /// Both are now a parse-error on the spec.
+    func testHostileYAMLInASpecIsAFinding() throws {
+        let deep = Self.discover(Array(("name: " + String(repeating: "[", count: 100_000) + "\n").utf8))
+        XCTAssertTrue(deep.units.isEmpty)
+        XCTAssertEqual(deep.findings.map(\.message), ["cannot parse the XcodeGen spec: nested more than 100 levels deep"])
+        XCTAssertEqual(deep.findings.first?.line, 1)
+
+        var lines = ["name: X", "a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]"]
+        for i in 1...8 { lines.append("a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]") }
+        lines.append("targets: {App: {type: application, platform: iOS, settings: {base: {X: *a8}}}}")
+        let laughs = Self.discover(Array(lines.joined(separator: "\n").utf8))
+        XCTAssertTrue(laughs.units.isEmpty)
+        XCTAssertEqual(laughs.findings.map(\.message),
+                       ["cannot read the XcodeGen spec: it holds more than 1000000 values once its YAML aliases are expanded (limit max-elements)"])
+        // A few aliases, as real specs use them, are read.
+        let fine = Self.discover(Array("name: X\nbase: &b {PRODUCT_BUNDLE_IDENTIFIER: com.example.App, DEVELOPMENT_TEAM: ABCDE12345}\ntargets:\n  App:\n    type: application\n    platform: iOS\n    settings: {base: *b}\n".utf8))
+        XCTAssertEqual(fine.units.first?.bundleID?.value, "com.example.App")
+        for (name, bytes) in try Self.files("Regressions/xcodegen") {
+            XCTAssertTrue(Self.discover(bytes).findings.contains { $0.rule == "parse-error" }, name)
+        }
+    }
+
     func testXCConfigSeedsReachNestedReferencesAndCycles() throws {
         let seeds = Dictionary(uniqueKeysWithValues: try Self.files("Seeds/xcconfig").map { ($0.name, $0.bytes) })
         let nested = Self.evaluate(try XCTUnwrap(seeds["nested-references.xcconfig"]))
