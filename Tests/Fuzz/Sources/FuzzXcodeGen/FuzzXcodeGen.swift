@@ -11,18 +11,7 @@ import XcodeProject
 public func fuzzXcodeGen(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var files = XcodeGenWorld.files
     files[XcodeGenWorld.spec] = fuzzInput(data, size)
-    var options = LintOptions()
-    options.paths = [XcodeGenWorld.spec]
-    options.parallel = false
-    options.virtualFiles = VirtualFiles(files: files, exclusive: true)
-    let discovery = XcodeDiscoverer().discover(options, files: [], cwd: "/fuzz")
-    for unit in discovery.units {
-        FuzzCheck.walk(unit.document.root)
-        FuzzCheck.sink &+= unit.name.utf8.count &+ unit.variables.count &+ (unit.bundleID?.value.utf8.count ?? 0)
-            &+ (unit.teamID?.value.utf8.count ?? 0) &+ (unit.entitlementsPath?.utf8.count ?? 0)
-    }
-    for finding in discovery.findings { FuzzCheck.finding(finding) }
-    FuzzCheck.sink &+= discovery.files.count &+ discovery.claimed.count
+    FuzzCheck.discover(XcodeGenWorld.spec, files: files)
     return 0
 }
 
