@@ -74,7 +74,14 @@ final class SettingsEvaluator {
     private var byName: [String: [Int]] = [:]
     private var holes: [Int] = []
     private var memo: [String: Part] = [:]
+    /// The expansion of each assignment, by index: a value that names its own setting (or
+    /// `$(inherited)`) several times reaches the assignments below it once each, not once per
+    /// path (exponential in the number of levels: a CocoaPods-style xcconfig repeating
+    /// `X = ... ${X} ... ${X}` timed out the fuzzer).
+    private var expanded: [Int: Part] = [:]
     private var visiting: [String] = []
+    /// Assignments expanded (for tests that bound the work).
+    private(set) var expansions = 0
 
     struct Part {
         var text: String
@@ -140,9 +147,13 @@ final class SettingsEvaluator {
             return Part(text: "", isSet: true, problem: "references nested deeper than \(Self.maxDepth) levels")
         }
         if let i = lookup(name, below: below) {
+            if let known = expanded[i] { return known }
             let e = entries[i]
             if let hole = e.hole { return Part(text: "", isSet: true, problem: "it may be set in a file that cannot be read (\(hole), \(e.place))") }
-            return expand(e.value, setting: name, index: i, depth: depth + 1)
+            expansions += 1
+            let part = expand(e.value, setting: name, index: i, depth: depth + 1)
+            expanded[i] = part
+            return part
         }
         if let b = builtins[name] { return Part(text: b, isSet: true) }
         return Part(text: "", isSet: false)

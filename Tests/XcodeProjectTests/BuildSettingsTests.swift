@@ -126,6 +126,22 @@ final class BuildSettingsTests: XCTestCase {
         XCTAssertEqual(SettingsEvaluator.closingBrackets(Array("$(a$(b)c)$(".utf8)), [8, -1, -1, 6, -1, -1, -1, -1, -1, -1, -1])
     }
 
+    /// Found by the xcconfig fuzz harness (a timeout): each level naming its own setting several
+    /// times made the evaluation exponential in the number of levels. Each assignment is now
+    /// expanded once.
+    func testSelfReferenceRepeatedOverManyLevelsIsExpandedOncePerLevel() {
+        var entries = [a("DIR", "base")]
+        for i in 1...20 { entries.append(a("DIR", "${DIR}/a \"$(DIR)\" $(inherited)", line: i + 1)) }
+        let e = evaluator(entries)
+        let r = e.resolve("DIR")
+        XCTAssertNil(r.value)
+        XCTAssertTrue(r.problem?.contains("grows past") == true, "\(r)")
+        XCTAssertLessThanOrEqual(e.expansions, entries.count)
+        let small = evaluator([a("X", "x"), a("X", "$(X)-$(X)"), a("X", "$(X)+$(inherited)")])
+        XCTAssertEqual(small.resolve("X").value, "x-x+x-x")
+        XCTAssertEqual(small.expansions, 3)
+    }
+
     func testHoleMakesLowerLevelsUnknown() {
         let entries = [a("DEVELOPMENT_TEAM", "ABCDE12345"), .hole("Missing.xcconfig cannot be read", file: "p", location: .unknown),
                        a("PRODUCT_BUNDLE_IDENTIFIER", "com.example.app")]
