@@ -27,6 +27,28 @@ public struct Glob: Sendable, Hashable {
     /// (a memoised search over `**` took cubic time: 150 `**/` against a path 300 folders deep
     /// took seconds). `cells` counts the table entries computed.
     static func match(_ p: [Character], _ s: [Character], cells: inout Int) -> Bool {
+        // Characters before the first `*`, and after the last one (but not a `/` that follows a
+        // `*`, which may belong to `**/`), match one character each: compared directly, so most
+        // patterns (`Tests/**`, `*.xcent`) cost one pass and a mismatch stops at once.
+        var i = 0, j = 0
+        while i < p.count, p[i] != "*", j < s.count {
+            cells += 1
+            guard p[i] == "?" ? s[j] != "/" : p[i] == s[j] else { return false }
+            i += 1
+            j += 1
+        }
+        var pe = p.count, se = s.count
+        while pe > i, p[pe - 1] != "*", !(p[pe - 1] == "/" && pe >= 2 && p[pe - 2] == "*"), se > j {
+            cells += 1
+            guard p[pe - 1] == "?" ? s[se - 1] != "/" : p[pe - 1] == s[se - 1] else { return false }
+            pe -= 1
+            se -= 1
+        }
+        return table(Array(p[i..<pe]), Array(s[j..<se]), cells: &cells)
+    }
+
+    /// The table for what lies between (see `match`).
+    static func table(_ p: [Character], _ s: [Character], cells: inout Int) -> Bool {
         let width = s.count + 1
         var rows = [[Bool]](repeating: [Bool](repeating: false, count: width), count: 4)
         rows[p.count % 4][s.count] = true   // the empty pattern matches only the empty rest

@@ -65,7 +65,14 @@ final class MatcherFuzzRegressionTests: XCTestCase {
         XCTAssertLessThanOrEqual(cells, (pattern.count + 1) * (path.count + 1))
         cells = 0
         XCTAssertFalse(Glob.match(pattern, Array(path.dropLast()) + ["b"], cells: &cells))
-        XCTAssertLessThanOrEqual(cells, (pattern.count + 1) * (path.count + 1))
+        XCTAssertEqual(cells, 1, "the last character differs: no table")
+        cells = 0
+        XCTAssertFalse(Glob.match(pattern + ["*"], Array(path.dropLast()) + ["b"], cells: &cells))
+        XCTAssertLessThanOrEqual(cells, (pattern.count + 2) * (path.count + 1))
+        // The usual patterns stop at the first difference.
+        cells = 0
+        XCTAssertFalse(Glob.match(Array("Tests/**"), Array("App/" + String(repeating: "x/", count: 500)), cells: &cells))
+        XCTAssertEqual(cells, 1)
         let kept = try XCTUnwrap(try Self.files("Regressions/glob").first { $0.name == "slow-150-double-star-segments" })
         XCTAssertFalse(Self.glob(kept.bytes).matches)
     }
@@ -123,10 +130,17 @@ final class MatcherFuzzRegressionTests: XCTestCase {
         let pattern = Array(String(repeating: "*a", count: 200).utf8) + [UInt8(ascii: "b")]
         var steps = 0
         XCTAssertFalse(GitIgnore.wildmatch(pattern, [UInt8](repeating: UInt8(ascii: "a"), count: 800), steps: &steps))
-        XCTAssertEqual(steps, (401 + 1) * (800 + 1))
+        XCTAssertEqual(steps, 1, "the last byte differs: no table")
         steps = 0
         XCTAssertTrue(GitIgnore.wildmatch(pattern, [UInt8](repeating: UInt8(ascii: "a"), count: 800) + [UInt8(ascii: "b")], steps: &steps))
-        XCTAssertEqual(steps, (401 + 1) * (801 + 1))
+        XCTAssertLessThanOrEqual(steps, (401 + 1) * (801 + 1))
+        steps = 0
+        XCTAssertTrue(GitIgnore.wildmatch(pattern + [UInt8(ascii: "*")], [UInt8](repeating: UInt8(ascii: "a"), count: 800) + [UInt8(ascii: "b")], steps: &steps))
+        XCTAssertLessThanOrEqual(steps, (402 + 1) * (801 + 1))
+        // A literal pattern against a long path stops at the first difference.
+        steps = 0
+        XCTAssertFalse(GitIgnore.wildmatch(Array("docs/a/b/c".utf8), Array(("docs/x" + String(repeating: "/y", count: 400)).utf8), steps: &steps))
+        XCTAssertLessThanOrEqual(steps, 6)
         let kept = try XCTUnwrap(try Self.files("Regressions/gitignore").first { $0.name == "slow-star-a-200-times" })
         XCTAssertEqual(try gitignore(kept.bytes)[String(repeating: "a", count: 800)], false)
     }
