@@ -13,13 +13,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // The system zlib: raw inflate and CRC-32 for .ipa entries.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "PropertyList", dependencies: ["CLibXML2"]),
         .target(name: "Provisioning", dependencies: [
@@ -35,8 +40,7 @@ let package = Package(
                                                      .product(name: "Yams", package: "Yams")]),
         .target(name: "Artifacts", dependencies: [
             "EntitlintCore", "PropertyList", "Provisioning",
-            .product(name: "SwiftASN1", package: "swift-asn1"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
         ]),
         .target(name: "Reporters", dependencies: ["EntitlintCore"]),
         .executableTarget(
@@ -57,7 +61,6 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
         .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
         .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning",
-                                                           .product(name: "SwiftASN1", package: "swift-asn1"),
-                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+                                                           .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib"]),
     ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz Entitlint's parsers with libFuzzer (issue 6, part 1).
+# Fuzz Entitlint's parsers and matchers with libFuzzer.
 #
 # One harness per parser, in the separate package Tests/Fuzz (never built by the root package):
 #   xml-plist     XMLPlistReader.parse            (libxml2 SAX -> PlistNode)
@@ -11,8 +11,14 @@
 #   macho         ArtifactReader.read of a binary (thin/fat Mach-O, load commands, SuperBlob, XML
 #                 entitlements, DER entitlements via swift-asn1, simulator section); the input is
 #                 written to a file (/dev/shm, else /tmp), as the reader takes a path
-#   ipa           ArtifactReader.read of an .ipa  (ZIPFoundation, entry checks, Payload bundles, the
-#                 executable streamed through the Mach-O reader); also through a file
+#   ipa           ArtifactReader.read of an .ipa  (the zip reader and inflate, entry checks, Payload
+#                 bundles, the executable streamed through the Mach-O reader); also through a file
+#   xcconfig      XCConfigEvaluation.evaluate     (an .xcconfig over in-memory files: includes, then
+#                 every setting it assigns resolved, nested $( references included)
+#   xcodegen      XcodeDiscoverer on project.yml  (XcodeGen spec over in-memory files -> units)
+#   glob          Glob.matches                    (first line the pattern, the rest the path)
+#   gitignore     GitWorkTree.ignores             (.gitignore files and paths, split at NUL bytes, in
+#                 a work tree under /dev/shm, else /tmp)
 #
 # How:
 #   - builds Tests/Fuzz once per call, release, `--sanitize=fuzzer --sanitize=address
@@ -29,6 +35,9 @@
 #       openstep-plist ../shared/corpus/**/*.pbxproj, Examples/**/*.pbxproj, Tests/Fuzz/Seeds/openstep-plist
 #       macho, ipa    Tests/Fuzz/Seeds/macho, Tests/Fuzz/Seeds/ipa (small files written by
 #                     Tests/Fuzz/Seeds/make-binary-seeds.py)
+#       xcconfig      ../shared/projects/**/*.xcconfig, Examples/**/*.xcconfig, Tests/Fuzz/Seeds/xcconfig
+#       xcodegen      ../shared/projects/**/project.yml, Tests/Fuzz/Seeds/xcodegen
+#       glob, gitignore Tests/Fuzz/Seeds/glob, Tests/Fuzz/Seeds/gitignore
 #     plus every input already kept in Tests/Fuzz/Regressions/HARNESS;
 #   - runs the harness for SECONDS (-max_total_time) with -rss_limit_mb=2048 -timeout=10 (a
 #     single input taking 10 s is a finding), leak detection on (known leaks of dependencies
@@ -39,8 +48,8 @@
 #     Tests/Fuzz/Regressions/HARNESS/ (named after its kind and SHA-1), where the regression tests
 #     of the matching test target run it through the parser on every `swift test`
 #     (PropertyListTests: xml-plist, binary-plist, openstep-plist; ProvisioningTests: cms-profile;
-#     EntitlintCoreTests: yaml-config; XcodeProjectTests: openstep-plist through the project model;
-#     ArtifactsTests: macho, ipa), and exits 1.
+#     EntitlintCoreTests: yaml-config, glob, gitignore; XcodeProjectTests: openstep-plist through the
+#     project model, xcconfig, xcodegen; ArtifactsTests: macho, ipa), and exits 1.
 #
 # usage: Scripts/fuzz.sh [--no-build] HARNESS SECONDS [LIBFUZZER-FLAG ...]
 #        Scripts/fuzz.sh [--no-build] --all SECONDS
@@ -55,7 +64,7 @@ usage() {
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa)
+harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore)
 scratch="$root/.build-fuzzers"
 corpus="$root/../shared/corpus"
 
@@ -85,6 +94,10 @@ executable() {
         openstep-plist) echo FuzzOpenStepPlist ;;
         macho) echo FuzzMachO ;;
         ipa) echo FuzzIPA ;;
+        xcconfig) echo FuzzXCConfig ;;
+        xcodegen) echo FuzzXcodeGen ;;
+        glob) echo FuzzGlob ;;
+        gitignore) echo FuzzGitIgnore ;;
     esac
 }
 
@@ -170,7 +183,14 @@ PY
             copy_seeds "$dest" corpus "$corpus" -name '*.pbxproj'
             copy_seeds "$dest" example Examples -name '*.pbxproj'
             copy_seeds "$dest" seed Tests/Fuzz/Seeds/openstep-plist ;;
-        macho|ipa)
+        xcconfig)
+            copy_seeds "$dest" corpus "$root/../shared/projects" -name '*.xcconfig'
+            copy_seeds "$dest" example Examples -name '*.xcconfig'
+            copy_seeds "$dest" seed Tests/Fuzz/Seeds/xcconfig ;;
+        xcodegen)
+            copy_seeds "$dest" corpus "$root/../shared/projects" -name 'project.yml'
+            copy_seeds "$dest" seed Tests/Fuzz/Seeds/xcodegen ;;
+        macho|ipa|glob|gitignore)
             copy_seeds "$dest" seed "Tests/Fuzz/Seeds/$h" ;;
     esac
 }

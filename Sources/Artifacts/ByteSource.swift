@@ -79,6 +79,8 @@ struct ArrayBytes: ByteSource {
 final class FileBytes: ByteSource {
     let fd: Int32
     let count: Int
+    /// Bytes read so far (for tests that bound the work of a parser).
+    private(set) var bytesRead = 0
 
     init(path: String) throws(ArtifactError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -109,6 +111,7 @@ final class FileBytes: ByteSource {
             if r == 0 { throw ArtifactError(.truncated, "the file ended at \(offset + done) bytes while reading") }
             done += r
         }
+        bytesRead += n
         return out
     }
 }

@@ -1,6 +1,7 @@
 /// A cheap upper bound of how deeply YAML text nests, checked before Yams reads it: Yams builds
 /// its node tree recursively, so `[[[[...` (a few hundred KB of it) in `.entitlint.yml`
-/// overflowed the stack and crashed the linter (found by fuzzing).
+/// overflowed the stack and crashed the linter (found by fuzzing); so did it in an XcodeGen
+/// `project.yml`.
 ///
 /// The bound is the number of open block levels (an indentation stack, plus compact `- ` and `? `
 /// indicators) plus the open flow collections (`[`, `{`). Quoted scalars (started where a scalar

@@ -1,7 +1,6 @@
 import Foundation
 import PropertyList
 import XCTest
-import ZIPFoundation
 
 /// Small writers for the built products the tests lint: DER entitlements,
 /// Mach-O files (thin, fat, signed or not, simulator section), `.app` folders and `.ipa` zips.
@@ -217,14 +216,9 @@ enum ProductWriter {
 
     /// Writes a zip with the files (deflated, unless `stored`) in path order.
     static func zip(_ files: FileMap, at url: URL, stored: Bool = false) throws {
-        let archive = try Archive(url: url, accessMode: .create)
-        for path in files.keys.sorted() {
-            let bytes = files[path]!
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count),
-                                 compressionMethod: stored ? .none : .deflate) { position, size in
-                Data(bytes[Int(position)..<(Int(position) + size)])
-            }
-        }
+        var writer = ZipWriter()
+        for path in files.keys.sorted() { writer.add(path, files[path]!, stored: stored) }
+        try Data(writer.finish()).write(to: url)
     }
 
     /// An iOS app bundle's files under `prefix` (`Payload/App.app`).

@@ -36,5 +36,17 @@ let package = Package(
         .executableTarget(name: "FuzzIPA", dependencies: [
             "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
         ]),
+        .executableTarget(name: "FuzzXCConfig", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzXcodeGen", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzGlob", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
+        .executableTarget(name: "FuzzGitIgnore", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
     ]
 )

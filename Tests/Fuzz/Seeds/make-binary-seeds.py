@@ -197,6 +197,20 @@ def zip_bytes(files, compression):
     return data
 
 
+def zip64_bytes(files):
+    """Deflated entries whose local headers carry ZIP64 sizes (force_zip64), with data descriptors
+    left to zipfile (it writes none for seekable files)."""
+    path = os.path.join(HERE, ".tmp.zip")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files:
+            with z.open(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), "w", force_zip64=True) as f:
+                f.write(data)
+    with open(path, "rb") as f:
+        data = f.read()
+    os.remove(path)
+    return data
+
+
 def ipa_seeds():
     app = macho(ARM64, xml=xml_entitlements(ENTITLEMENTS), der_=der_entitlements(ENTITLEMENTS), filler=16)
     appex = macho(ARM64, der_=der_entitlements({"application-identifier": "ABCDE12345.com.example.App.Share"}), filler=16)
@@ -219,6 +233,10 @@ def ipa_seeds():
             ("../escape", b"x"),
             ("/absolute", b"x"),
         ], zipfile.ZIP_STORED),
+        "zip64-local-headers": zip64_bytes([
+            ("Payload/App.app/Info.plist", info("com.example.App", "App")),
+            ("Payload/App.app/App", app),
+        ]),
     }
 
 

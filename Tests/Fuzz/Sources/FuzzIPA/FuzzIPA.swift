@@ -2,11 +2,12 @@ import Artifacts
 import FuzzSupport
 import PropertyList
 
-/// libFuzzer entry point for `.ipa` archives: ZIPFoundation's reading of the zip (central
-/// directory, local headers, stored and deflated entries), Entitlint's checks on entry paths,
-/// counts and sizes, then every bundle inside `Payload/` (Info.plist, embedded profile, the
-/// executable streamed through the Mach-O reader, nested bundles). The reader opens a path, so
-/// the input is written to a file under /tmp first.
+/// libFuzzer entry point for `.ipa` archives: Entitlint's zip reader (end record, ZIP64, central
+/// directory, local headers, overlapping entries, stored and deflated entries with their size and
+/// CRC checks), the checks on entry paths, names, counts and sizes, then every bundle inside
+/// `Payload/` (Info.plist, embedded profile, the executable streamed through the Mach-O reader,
+/// nested bundles). The reader opens a path, so the input is written to a file first
+/// (`FuzzInputFile`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIPA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     file.store(data, size)

@@ -20,18 +20,7 @@ public func fuzzOpenStepPlist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     var files = ProjectWorld.files
     files[ProjectWorld.pbxproj] = bytes
-    var options = LintOptions()
-    options.paths = [ProjectWorld.pbxproj]
-    options.parallel = false
-    options.virtualFiles = VirtualFiles(files: files, exclusive: true)
-    let discovery = XcodeDiscoverer().discover(options, files: [], cwd: "/fuzz")
-    for unit in discovery.units {
-        FuzzCheck.walk(unit.document.root)
-        FuzzCheck.sink &+= unit.name.utf8.count &+ unit.variables.count &+ (unit.bundleID?.value.utf8.count ?? 0)
-            &+ (unit.teamID?.value.utf8.count ?? 0) &+ (unit.entitlementsPath?.utf8.count ?? 0)
-    }
-    for finding in discovery.findings { FuzzCheck.finding(finding) }
-    FuzzCheck.sink &+= discovery.files.count &+ discovery.claimed.count
+    FuzzCheck.discover(ProjectWorld.pbxproj, files: files)
     return 0
 }
 

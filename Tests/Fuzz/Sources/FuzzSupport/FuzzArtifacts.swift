@@ -38,7 +38,7 @@ extension FuzzCheck {
 }
 
 /// A file that holds the current input, for readers that only take a path (the built-product
-/// reader opens files itself: `pread` for Mach-O, ZIPFoundation for `.ipa`). In `/dev/shm` (a
+/// reader opens Mach-O files and `.ipa` archives itself, with `pread`). In `/dev/shm` (a
 /// tmpfs: no disk writes, several times faster) when there is one, else `/tmp`. One per process,
 /// rewritten on every run, removed at exit.
 public final class FuzzInputFile: @unchecked Sendable {
@@ -60,16 +60,20 @@ public final class FuzzInputFile: @unchecked Sendable {
     nonisolated(unsafe) static var cleanup: (() -> Void)?
 
     /// Replaces the file's contents with `bytes`.
-    public func store(_ data: UnsafePointer<UInt8>?, _ size: Int) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        precondition(fd >= 0, "cannot create \(path): \(String(cString: strerror(errno)))")
-        var done = 0
-        while done < size, let data {
-            let n = write(fd, data + done, size - done)
-            if n < 0 && errno == EINTR { continue }
-            precondition(n > 0, "cannot write \(path): \(String(cString: strerror(errno)))")
-            done += n
-        }
-        close(fd)
+    public func store(_ data: UnsafePointer<UInt8>?, _ size: Int) { fuzzWriteFile(path, data, size) }
+}
+
+/// Creates or replaces the file at `path` with `size` bytes from `data` (stops the run if it
+/// cannot: the harness would test nothing).
+public func fuzzWriteFile(_ path: String, _ data: UnsafePointer<UInt8>?, _ size: Int) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    precondition(fd >= 0, "cannot create \(path): \(String(cString: strerror(errno)))")
+    var done = 0
+    while done < size, let data {
+        let n = write(fd, data + done, size - done)
+        if n < 0 && errno == EINTR { continue }
+        precondition(n > 0, "cannot write \(path): \(String(cString: strerror(errno)))")
+        done += n
     }
+    close(fd)
 }
