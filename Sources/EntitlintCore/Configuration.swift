@@ -77,11 +77,14 @@ public struct Configuration: Sendable, Hashable {
         public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
     }
 
+    /// The name of a configuration file.
+    public static let fileName = ".entitlint.yml"
+
     /// Looks for `.entitlint.yml` in `directory` and its parents.
     public static func find(from directory: String) -> String? {
         var dir = Paths.absolute(directory)
         while true {
-            let candidate = (dir == "/" ? "" : dir) + "/.entitlint.yml"
+            let candidate = (dir == "/" ? "" : dir) + "/" + fileName
             if Paths.kind(candidate) == .file { return candidate }
             if dir == "/" { return nil }
             dir = Paths.directoryName(dir)

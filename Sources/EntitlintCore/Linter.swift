@@ -40,6 +40,10 @@ public struct LintOptions: Sendable {
     /// Whether runs with project units also search the standard profile folders under the home
     /// folder (`--no-user-profiles` turns it off).
     public var userProfiles = true
+    /// Whether a walked folder holding its own `.entitlint.yml` is left out of this run, to be
+    /// linted with that configuration (`LintResult.nestedConfigurationFolders`), as each file
+    /// takes the configuration nearest to it. Off when `--config` names one for everything.
+    public var nestedConfigurations = false
 
     public init() {}
 }
@@ -60,6 +64,9 @@ public struct LintResult: Sendable {
     public var paths: [String] = []
     /// Findings left out past `LintOptions.maxFindings`; the last finding then says so.
     public var omittedFindings = 0
+    /// Folders below a walked folder that hold their own `.entitlint.yml` (absolute, none inside
+    /// another): their files were left out of this run (`LintOptions.nestedConfigurations`).
+    public var nestedConfigurationFolders: [String] = []
 
     public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = [],
                 omittedFindings: Int = 0) {
@@ -190,14 +197,16 @@ public struct Linter: Sendable {
     public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
         var refused: [String] = []
         var unreadable: [(String, String)] = []
-        return try collectFiles(options, refusedLinks: &refused, unreadable: &unreadable)
+        var nested: [String] = []
+        return try collectFiles(options, refusedLinks: &refused, unreadable: &unreadable, nestedConfigurations: &nested)
     }
 
     /// `collectFiles(_:)`; `refusedLinks` gets the symlinked files the walks met that lead
     /// outside the project root (`ProjectRoot`): not followed, not read; `unreadable` the folders
-    /// a walk could not read (path and why).
+    /// a walk could not read (path and why); `nestedConfigurations` the folders left out because
+    /// they hold their own configuration (`LintOptions.nestedConfigurations`).
     public func collectFiles(_ options: LintOptions, refusedLinks: inout [String],
-                             unreadable: inout [(String, String)]) throws(UsageError) -> [String] {
+                             unreadable: inout [(String, String)], nestedConfigurations: inout [String]) throws(UsageError) -> [String] {
         var files: [String] = []
         var root: ProjectRoot?
         var refused: [String] = []
@@ -220,12 +229,14 @@ public struct Linter: Sendable {
             for f in files { seen.insert(Paths.absolute(f, cwd: cwd)) }
         }
         let config = options.configuration
+        let configFolder = config?.path.map { Paths.directoryName(Paths.absolute($0, cwd: cwd)) }
+        var nestedConfigFiles: [String] = []
         for path in options.paths {
             switch options.kind(path) {
             case .missing:
                 throw UsageError("no such file or folder: \(path)")
             case .directory:
-                let found = options.walk(path, followsLink: { link in
+                var found = options.walk(path, followsLink: { link in
                     if root == nil { root = options.projectRoot(cwd: cwd) }
                     if root!.contains(link, cwd: cwd) { return true }
                     refused.append(link)
@@ -233,8 +244,16 @@ public struct Linter: Sendable {
                 }, unreadable: { problems.append(($0, $1)) }) { p in
                     // Project files too when projects are discovered (one walk: ProjectUnits.swift).
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions)
-                            || (options.discoverer != nil && Linter.isProjectMarker(p)) else { return false }
+                            || (options.discoverer != nil && Linter.isProjectMarker(p))
+                            || (options.nestedConfigurations && Paths.baseName(p) == Configuration.fileName) else { return false }
                     return !(config?.excludes(p, cwd: cwd) ?? false)
+                }
+                if options.nestedConfigurations {
+                    found.removeAll { p in
+                        guard Paths.baseName(p) == Configuration.fileName else { return false }
+                        if Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder { nestedConfigFiles.append(p) }
+                        return true
+                    }
                 }
                 if files.isEmpty && !deduplicating {
                     files = found
@@ -253,6 +272,17 @@ public struct Linter: Sendable {
                     add(path)
                 }
             }
+        }
+        if !nestedConfigFiles.isEmpty {
+            // The outermost folders with their own configuration; their files are theirs.
+            let folders = Set(nestedConfigFiles.map { Paths.directoryName(Paths.absolute($0, cwd: cwd)) + "/" })
+            let outermost = folders.filter { f in !folders.contains { $0 != f && f.hasPrefix($0) } }.sorted()
+            files.removeAll { p in
+                let a = Paths.absolute(p, cwd: cwd)
+                return outermost.contains { a.hasPrefix($0) }
+            }
+            seen = Set(seen.filter { a in !outermost.contains { a.hasPrefix($0) } })
+            nestedConfigurations = outermost.map { String($0.dropLast()) }
         }
         if let config = options.configuration {
             for app in config.apps {
@@ -289,7 +319,8 @@ public struct Linter: Sendable {
         let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
         var refusedLinks: [String] = []
         var unreadable: [(String, String)] = []
-        var files = try collectFiles(options, refusedLinks: &refusedLinks, unreadable: &unreadable)
+        var nestedFolders: [String] = []
+        var files = try collectFiles(options, refusedLinks: &refusedLinks, unreadable: &unreadable, nestedConfigurations: &nestedFolders)
         let cwd = Paths.currentDirectory()
         let limits = options.limits
         let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
@@ -401,8 +432,10 @@ public struct Linter: Sendable {
         findings = applySeverities(findings).sorted()
         let omitted = max(0, findings.count - options.maxFindings)
         findings = Self.capped(findings, at: options.maxFindings)
-        return LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
-                          paths: checkedPaths, omittedFindings: omitted)
+        var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
+                                paths: checkedPaths, omittedFindings: omitted)
+        result.nestedConfigurationFolders = nestedFolders
+        return result
     }
 
     /// The first `limit` of `sorted` (in report order), then, when some are left out, one more

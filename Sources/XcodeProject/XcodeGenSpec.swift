@@ -428,10 +428,22 @@ enum XcodeGenSpec {
         for t in targets {
             let targetKey = ProjectProblem.targetKey(projectFile: shown, target: t.name)
             let platformNode = t.node["platform"]
-            let sdk = platformNode?.string.flatMap { platformSDKs[$0] }
+            // `supportedDestinations` (platform `auto`): XcodeGen sets SUPPORTED_PLATFORMS and
+            // SUPPORTS_MACCATALYST from it; the first device destination is the primary platform.
+            let destinations = (t.node["supportedDestinations"]?.items ?? []).compactMap(\.string)
+            let destinationSDKs = destinations.compactMap { platformSDKs[$0] }
+            let sdk = platformNode?.string.flatMap { platformSDKs[$0] } ?? destinationSDKs.first
             let entitlementsNode = t.node["entitlements"]
             let entitlementsRel = entitlementsNode?["path"]?.string
             for config in configNames {
+              // The primary platform first; the variants it is also signed for (Mac Catalyst,
+              // other device platforms) are found from its settings and formed after it.
+              var pending: [PlatformVariant?] = [nil]
+              var nextVariant = 0
+              while nextVariant < pending.count {
+                let variant = pending[nextVariant]
+                nextVariant += 1
+                let unitSDK = variant?.sdk ?? sdk
                 var entries: [SettingAssignment] = []
                 var uses: Set<String> = [files.absolute(specPath)]
                 if let (p, loc) = configFile(spec["configFiles"], config) {
@@ -456,15 +468,21 @@ enum XcodeGenSpec {
                 for (k, v) in [("TARGET_NAME", t.name), ("TARGETNAME", t.name), ("PROJECT_NAME", projectName), ("PROJECT", projectName),
                                ("SRCROOT", projectAbs), ("PROJECT_DIR", projectAbs), ("SOURCE_ROOT", projectAbs),
                                ("CONFIGURATION", config), ("PRODUCT_NAME", t.name)] { builtins[k] = v }
-                if let sdk {
-                    builtins["PLATFORM_NAME"] = sdk
-                    builtins["EFFECTIVE_PLATFORM_NAME"] = sdk == "macosx" ? "" : "-" + sdk
+                if let unitSDK {
+                    builtins["PLATFORM_NAME"] = unitSDK
+                    builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : unitSDK == "macosx" ? "" : "-" + unitSDK
                 }
-                var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config))
+                var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
                 if let prefix, !evaluator.resolve(KeySetting.bundleID).isSet, t.kind != .other {
                     entries.insert(SettingAssignment(name: KeySetting.bundleID, value: generatedBundleID(prefix: prefix, target: t.name),
                                                      file: shown, location: spec["options"]?["bundleIdPrefix"]?.location ?? .unknown), at: 0)
-                    evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config))
+                    evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
+                }
+                if variant == nil {
+                    let listed = [evaluator.resolve(KeySetting.platforms).value ?? ""] + destinationSDKs
+                    let catalyst = evaluator.resolve(KeySetting.catalyst).value ?? (destinations.contains("macCatalyst") ? "YES" : nil)
+                    pending += PlatformVariant.others(primary: sdk, supportedPlatforms: listed.joined(separator: " "), catalyst: catalyst)
+                        .map { Optional($0) }
                 }
                 func value(_ name: String) -> (String, SettingAssignment?)? {
                     let r = evaluator.resolve(name)
@@ -530,7 +548,12 @@ enum XcodeGenSpec {
                     sources[name] = place
                     return Fact(v, from: .xcode("\(name) at \(place)"))
                 }
-                let bundle = fact(KeySetting.bundleID)
+                var bundle = fact(KeySetting.bundleID)
+                // Mac Catalyst: `maccatalyst.` before the iOS bundle ID when the spec asks Xcode to derive it.
+                if variant?.isMacCatalyst == true, let b = bundle, !b.value.hasPrefix("maccatalyst."),
+                   value(KeySetting.deriveCatalystBundleID)?.0.uppercased() == "YES" {
+                    bundle = Fact("maccatalyst." + b.value, from: .derived("maccatalyst. + \(b.source)"))
+                }
                 let team = fact(KeySetting.team)
                 if document == nil {
                     document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: t.location), format: .xml)
@@ -539,24 +562,30 @@ enum XcodeGenSpec {
                     emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: [])
                 }
                 document = entitlementSettings.document
-                if let b = bundle?.value { bundles[t.name + "|" + config] = b }
+                if variant == nil, let b = bundle?.value { bundles[t.name + "|" + config] = b }
                 var origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
-                                        productType: t.type, kind: t.kind, sdk: sdk,
-                                        isMacCatalyst: value(KeySetting.catalyst)?.0.uppercased() == "YES", hostTarget: host[t.name],
+                                        productType: t.type, kind: t.kind, sdk: unitSDK,
+                                        isMacCatalyst: variant?.isMacCatalyst ?? (value(KeySetting.catalyst)?.0.uppercased() == "YES"), hostTarget: host[t.name],
                                         signingStyle: value(KeySetting.style)?.0, profileSpecifier: value(KeySetting.specifier)?.0,
                                         profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
                                         settingSources: sources)
                 origin.emptySettings = entitlementSettings.empty
-                let unit = DiscoveredUnit(name: "\(t.name) (\(config))", entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
-                                          document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: sdk),
+                let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",
+                                          entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
+                                          document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: unitSDK),
                                           origin: origin, variables: entitlementSettings.variables, inScope: false)
                 out.append(ProjectUnit(unit: unit, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey))
+              }
             }
         }
         for i in out.indices {
             guard let h = out[i].unit.origin.hostTarget else { continue }
             out[i].unit.origin.hostBundleID = bundles[h + "|" + out[i].unit.origin.configuration]
         }
+        // A variant meets the problems of its primary again (the same missing file, the same
+        // unresolvable setting): each is reported once.
+        var seen = Set<String>()
+        problems = problems.filter { seen.insert("\($0.file)|\($0.location.line)|\($0.location.column)|\($0.rule)|\($0.message)").inserted }
         return (out, problems, read)
     }
 }

@@ -279,12 +279,18 @@ struct LintInvocation {
         let stdinName = try standardInputName()
         var options = try facts.options(paths: stdinName == nil ? paths : [], knownRules: RuleRegistry.ids)
         try changes.prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
+        options.nestedConfigurations = stdinName == nil && facts.config == nil
         var result = LintResult(findings: [], files: 0, units: [], profiles: [])
         var failing = false
         // Each path is linted with the configuration nearest to it (its rules, lock, profiles and
-        // excludes), as if Entitlint ran in that configuration's folder.
-        let groups = stdinName == nil ? try nearestConfigurationGroups(options) : [options]
-        for group in groups {
+        // excludes), as if Entitlint ran in that configuration's folder; so is each folder a walk
+        // meets that holds its own configuration (a group of its own, added as it is met: each is
+        // deeper than the folder that met it, so there are at most as many as configuration files).
+        var groups = stdinName == nil ? try nearestConfigurationGroups(options) : [options]
+        var nextGroup = 0
+        while nextGroup < groups.count {
+            let group = groups[nextGroup]
+            nextGroup += 1
             let baselines = try changes.loadBaselines(group)
             let linter = Linter(rules: RuleRegistry.all, severityOverrides: group.configuration?.rules ?? [:])
             var part: LintResult
@@ -294,6 +300,9 @@ struct LintInvocation {
             if changes.writeBaseline == nil { changes.applyBaseline(baselines, to: &part) }
             failing = failing || part.findings.contains { $0.severity >= failingLevel(group.configuration) }
             result.merge(part)
+            for folder in part.nestedConfigurationFolders {
+                groups.append(try configurationGroup(paths: [Paths.display(folder)], configPath: folder + "/" + Configuration.fileName, like: options))
+            }
         }
         if try changes.writeBaselineIfAsked(result, baselines: changes.loadBaselines(options)) { return }
         let colour = format == TextReporter.identifier && !noColor
@@ -328,13 +337,19 @@ struct LintInvocation {
         let current = options.configuration?.path.map { Paths.absolute($0) } ?? ""
         guard order.count > 1 || order.first.map({ $0 != current }) == true else { return [options] }
         return try order.map { key in
-            var group = try facts.options(paths: byConfig[key]!, nearest: key.isEmpty ? nil : Paths.display(key),
-                                          knownRules: RuleRegistry.ids)
-            if key.isEmpty { group.configuration = nil }
-            group.virtualFiles = options.virtualFiles
-            group.lock = options.lock
-            return group
+            try configurationGroup(paths: byConfig[key]!, configPath: key.isEmpty ? nil : key, like: options)
         }
+    }
+
+    /// The options for linting `paths` with the configuration at `configPath` (none: nil), the
+    /// run's other choices (files from git, the reference lock) as in `options`.
+    func configurationGroup(paths: [String], configPath: String?, like options: LintOptions) throws -> LintOptions {
+        var group = try facts.options(paths: paths, nearest: configPath.map { Paths.display($0) }, knownRules: RuleRegistry.ids)
+        if configPath == nil { group.configuration = nil }
+        group.virtualFiles = options.virtualFiles
+        group.lock = options.lock
+        group.nestedConfigurations = options.nestedConfigurations
+        return group
     }
 
     /// `report` rendered, with findings left out (halving their number) until the text fits in

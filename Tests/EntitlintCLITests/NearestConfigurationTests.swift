@@ -86,4 +86,28 @@ final class NearestConfigurationTests: XCTestCase {
         let r = try CLI.run(["lint", "--config", ".entitlint.yml", "ios/App/App.entitlements"], in: dir)
         XCTAssertTrue(r.stdout.contains("duplicate-access-group"), "the named configuration does not turn the rule off: \(r.stdout)")
     }
+
+    /// A folder walked from the root that holds its own configuration is linted with it (its
+    /// rules, excludes, team), the rest of the tree with the root's; every file once.
+    func testAWalkedFolderWithItsOwnConfigurationUsesIt() throws {
+        let dir = try repository()
+        try write(CLI.entitlements(["ABCDE12345.com.example.Tool"]), "tools/Tool.entitlements", in: dir)
+        try write("team: ABCDE12345\nrules:\n  wildcard-access-group: off\n", "ios/Deeper/.entitlint.yml", in: dir)
+        try write(CLI.entitlements(["ABCDE12345.*"]), "ios/Deeper/Wild.entitlements", in: dir)
+        let root = try CLI.run(["lint", "."], in: dir)
+        let inside = try CLI.run(["lint", "."], in: dir.appendingPathComponent("ios"))
+        XCTAssertFalse(root.stdout.contains("Old.entitlements"), "Legacy/** of ios/.entitlint.yml applies: \(root.stdout)")
+        XCTAssertFalse(root.stdout.contains("duplicate-access-group"), "ios/ turns the rule off: \(root.stdout)")
+        XCTAssertFalse(root.stdout.contains("wildcard-access-group"), "ios/Deeper turns the rule off: \(root.stdout)")
+        XCTAssertTrue(root.stdout.contains("tools/Tool.entitlements") && root.stdout.contains("ZZZZZ99999"),
+                      "the root's team applies outside ios/: \(root.stdout)")
+        XCTAssertFalse(root.stdout.contains("ios/App/App.entitlements"), root.stdout)
+        XCTAssertTrue(root.stdout.contains("3 files checked"), "App, Wild and Tool, each once: \(root.stdout)")
+        XCTAssertEqual(root.status, 1)
+        XCTAssertEqual(inside.status, 0, inside.stdout)
+        XCTAssertTrue(inside.stdout.contains("2 files checked"), inside.stdout)
+        // --config names one configuration for everything: the nested ones are not used.
+        let named = try CLI.run(["lint", "--config", ".entitlint.yml", "."], in: dir)
+        XCTAssertTrue(named.stdout.contains("wildcard-access-group"), named.stdout)
+    }
 }

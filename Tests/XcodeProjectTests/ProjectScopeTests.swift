@@ -246,4 +246,54 @@ final class ProjectScopeTests: XCTestCase {
         XCTAssertEqual(mac.origin?.isMacCatalyst, false)
         XCTAssertEqual(result.findings.filter { $0.severity == .error }, [])
     }
+
+    /// XcodeGen: `SUPPORTS_MACCATALYST` in a target's settings, or `macCatalyst` among its
+    /// `supportedDestinations`, makes a Mac Catalyst unit with its `[sdk=macosx*]` settings.
+    func testXcodeGenCatalystAndDestinationsAreUnits() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+            name: Spec
+            targets:
+              App:
+                type: application
+                platform: iOS
+                entitlements: {path: App/App.entitlements}
+                settings:
+                  base:
+                    PRODUCT_BUNDLE_IDENTIFIER: com.example.App
+                    DEVELOPMENT_TEAM: ABCDE12345
+                    SUPPORTS_MACCATALYST: YES
+                    DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER: YES
+                    CODE_SIGN_ENTITLEMENTS[sdk=macosx*]: App/App-Catalyst.entitlements
+              Multi:
+                type: application
+                supportedDestinations: [iOS, tvOS, macCatalyst]
+                entitlements: {path: App/App.entitlements}
+                settings:
+                  base:
+                    PRODUCT_BUNDLE_IDENTIFIER: com.example.Multi
+                    DEVELOPMENT_TEAM: ABCDE12345
+
+            """, "project.yml", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App-Catalyst.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(Set(result.units.map(\.name)), [
+            "App (Debug)", "App (Release)", "App (Debug, Mac Catalyst)", "App (Release, Mac Catalyst)",
+            "Multi (Debug)", "Multi (Release)", "Multi (Debug, tvOS)", "Multi (Release, tvOS)",
+            "Multi (Debug, Mac Catalyst)", "Multi (Release, Mac Catalyst)",
+        ])
+        let mac = try XCTUnwrap(result.units.first { $0.name == "App (Release, Mac Catalyst)" })
+        XCTAssertTrue(mac.entitlementsPath.hasSuffix("App/App-Catalyst.entitlements"), "[sdk=macosx*] chooses the file")
+        XCTAssertEqual(mac.platform, .macOS)
+        XCTAssertEqual(mac.origin?.isMacCatalyst, true)
+        XCTAssertEqual(mac.bundleID?.value, "maccatalyst.com.example.App")
+        XCTAssertEqual(mac.accessGroups.defaultGroup?.value, "ABCDE12345.maccatalyst.com.example.App")
+        let ios = try XCTUnwrap(result.units.first { $0.name == "App (Release)" })
+        XCTAssertEqual(ios.platform, .iOS)
+        XCTAssertTrue(ios.entitlementsPath.hasSuffix("App/App.entitlements"))
+        let multiMac = try XCTUnwrap(result.units.first { $0.name == "Multi (Release, Mac Catalyst)" })
+        XCTAssertEqual(multiMac.bundleID?.value, "com.example.Multi", "not derived unless asked")
+        XCTAssertEqual(result.findings.filter { $0.severity == .error }, [])
+    }
 }
