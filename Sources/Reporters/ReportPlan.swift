@@ -79,18 +79,22 @@ public struct ReportPlan: Sendable {
     /// `--quiet` says (quiet is about the console). A report for standard output is handed to
     /// `standardOutput` with its reporter (the CLI's writer guards its lines). Writes them all,
     /// then throws naming every file that could not be written.
-    public func writeFiles(_ report: Report, standardOutput: (String, any Reporter) -> Void = { _, _ in }) throws(PlanError) {
+    /// `fit` renders a report with a reporter's `render` within the run's size limit (each format
+    /// is cut on its own: a SARIF file is larger than the text of the same findings).
+    public func writeFiles(_ report: Report, fit: (Report, (Report) -> String) -> String = { $1($0) },
+                           standardOutput: (String, any Reporter) -> Void = { _, _ in }) throws(PlanError) {
         var fileReport = report
         fileReport.colour = false
         fileReport.showSummary = true
         var failures: [String] = []
         for d in files {
+            let text = fit(fileReport, d.reporter.render)
             if d.target == .standardOutput {
-                standardOutput(d.reporter.render(fileReport), d.reporter)
+                standardOutput(text, d.reporter)
                 continue
             }
             do {
-                try FileReader.write(Array(d.reporter.render(fileReport).utf8), to: d.target)
+                try FileReader.write(Array(text.utf8), to: d.target)
             } catch {
                 failures.append("cannot write report \(d.path): \(error)")
             }

@@ -316,7 +316,9 @@ struct LintInvocation {
         Output.write(text, commands: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
-            try plan.writeFiles(report) { text, reporter in Output.write(text, commands: reporter is GitHubReporter) }
+            try plan.writeFiles(full, fit: { Self.fitting($0, limit: options.maxOutputBytes, earlier: earlier, render: $1).1 }) { text, reporter in
+                Output.write(text, commands: reporter is GitHubReporter)
+            }
         } catch { throw CLIError(lines: error.messages) }
         if failing { throw ExitCode(1) }
     }

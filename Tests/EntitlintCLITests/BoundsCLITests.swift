@@ -195,6 +195,21 @@ final class BoundsCLITests: XCTestCase {
                                 "the report is still valid JSON")
         let notice = try XCTUnwrap(cut.last?["message"] as? String)
         XCTAssertEqual(notice, "\(30_000 - (cut.count - 1)) more findings are not shown, from here on: the report would pass the limit of its size (raise it with --max-output-bytes N or `limits: {max-output-bytes: N}` in .entitlint.yml)")
+
+        // Report files are cut to the same size, each format on its own, and stay valid.
+        // (SARIF's rule descriptions alone take about 100 KB, hence a larger limit here.)
+        let files = try run(["lint", ".", "--max-output-bytes", "400000", "--report", "sarif:out.sarif", "--report", "json:out.json"], in: dir)
+        XCTAssertEqual(files.status, small.status)
+        for name in ["out.sarif", "out.json"] {
+            let bytes = try Data(contentsOf: dir.appendingPathComponent(name))
+            XCTAssertLessThanOrEqual(bytes.count, 400_000, name)
+            XCTAssertGreaterThan(bytes.count, 100_000, name)
+            XCTAssertNotNil(try JSONSerialization.jsonObject(with: bytes) as? [String: Any], name)
+        }
+        let sarif = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out.sarif"))) as? [String: Any])
+        let results = try XCTUnwrap(((sarif["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        XCTAssertGreaterThan(results.count, 1)
+        XCTAssertTrue(((results.last?["message"] as? [String: Any])?["text"] as? String)?.contains("more findings are not shown") == true)
     }
 }
 

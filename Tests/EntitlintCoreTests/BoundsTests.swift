@@ -94,6 +94,24 @@ final class BoundsTests: XCTestCase {
         XCTAssertLessThanOrEqual(RunLimits.ceilings["max-depth"]!, PlistLimits.readerMaxDepth)
     }
 
+    /// A billion-laughs value (nine levels of anchors, each naming the one before nine times: 9^9
+    /// strings in a few hundred bytes) under each key of `.entitlint.yml`. Aliases are kept shared
+    /// by the YAML reader, and the configuration is read by type, key by key: the first value of
+    /// the wrong shape stops it, before anything walks the expansion (a walk would not end).
+    func testYAMLAliasBombInAConfigurationIsRefusedAtItsFirstValue() throws {
+        var value = "&a0 [" + Array(repeating: "\"lol\"", count: 9).joined(separator: ", ") + "]"
+        for level in 1...8 { value = "&a\(level) [" + value + Array(repeating: ", *a\(level - 1)", count: 8).joined() + "]" }
+        XCTAssertLessThan(value.utf8.count, 600)
+        for key in ["exclude", "external-groups", "apps", "rules", "variables", "profiles", "limits", "team", "lock", "baseline", "fail-on"] {
+            let text = "team: ABCDE12345\n\(key == "team" ? "lock" : key): \(value)\n"
+            XCTAssertThrowsError(try Configuration.parse(text, path: ".entitlint.yml", knownRules: ["wildcard-access-group"]), key) { error in
+                let e = error as? Configuration.ConfigError
+                XCTAssertEqual(e?.line, 2, "\(key): \(error)")
+                XCTAssertLessThan(e?.reason.utf8.count ?? .max, 300, "\(key): the message does not spell the expansion")
+            }
+        }
+    }
+
     // MARK: findings per run
 
     func testFindingsPastTheLimitBecomeOneFindingWithTheWorstSeverity() {
