@@ -283,7 +283,7 @@ peak_kib() {  # folder command... -> max RSS in KiB, from /usr/bin/time -v
 xml_rss="$(peak_kib "$files" "$xmllint" --noout $file_list)"
 ent_rss="$(peak_kib "$files" "$entitlint" lint --no-color .)"
 
-# Issue 6, part 4: peak memory linting 10,000 files stays under 64 MiB (hard links to the
+# Peak memory linting 10,000 files stays under 64 MiB (hard links to the
 # corpus copies: the files are the same as in case 1, only more of them).
 memfiles="$tmp/memory"
 mkdir "$memfiles"
