@@ -38,7 +38,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # A throwaway self-signed signer. RANDFILE=/dev/null keeps openssl 1.1 from writing ~/.rnd.
 export RANDFILE=/dev/null
-openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -sha256 \
+openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -sha256 \
     -subj "/CN=Entitlint Throwaway Profile Signer/O=Entitlint Tests" \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
 

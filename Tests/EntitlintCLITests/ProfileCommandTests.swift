@@ -11,7 +11,7 @@ final class ProfileCommandTests: XCTestCase {
         for line in ["profiles/AppOne.mobileprovision: provisioning profile", "name:          AppOne App Store",
                      "UUID:          6F2A7C1E-3B1D-4A8E-9C51-0D2B7E4F1A11", "team:          ABCDE12345 (Example Ltd)",
                      "App ID:        ABCDE12345.com.example.AppOne (AppOne)", "kind:          app-store",
-                     "expires:       2027-01-05T10:00:00Z (218 days left)", "envelope:      der"] {
+                     "expires:       2126-01-05T10:00:00Z (36377 days left)", "envelope:      der"] {
             XCTAssertTrue(r.stdout.contains(line), "missing \(line):\n\(r.stdout)")
         }
     }
@@ -33,10 +33,10 @@ final class ProfileCommandTests: XCTestCase {
 
     /// Profiles in use expire; profiles that only lie in a walked folder are only decoded.
     func testExpiryOfProfilesInUseOnly() throws {
-        let later = ["ENTITLINT_NOW": "2027-02-01"]
+        let later = ["ENTITLINT_NOW": "2126-02-01"]
         let paired = try CLI.run(["lint", "."], in: Self.family, environment: later)
         XCTAssertEqual(paired.status, 1)
-        XCTAssertTrue(paired.stdout.contains("profiles/AppOne.mobileprovision: error: provisioning profile \"AppOne App Store\" expired on 2027-01-05 (26 days ago)"), paired.stdout)
+        XCTAssertTrue(paired.stdout.contains("profiles/AppOne.mobileprovision: error: provisioning profile \"AppOne App Store\" expired on 2126-01-05 (26 days ago)"), paired.stdout)
 
         let walked = try CLI.run(["lint", "profiles"], in: Self.family, environment: later)
         XCTAssertEqual(walked.status, 0, walked.stdout)
@@ -46,8 +46,8 @@ final class ProfileCommandTests: XCTestCase {
         XCTAssertEqual(named.status, 1)
         XCTAssertTrue(named.stdout.contains("[profile-expired]"), named.stdout)
 
-        let soon = try CLI.run(["lint", "."], in: Self.family, environment: ["ENTITLINT_NOW": "2026-12-20"])
+        let soon = try CLI.run(["lint", "."], in: Self.family, environment: ["ENTITLINT_NOW": "2125-12-20"])
         XCTAssertEqual(soon.status, 0)
-        XCTAssertTrue(soon.stdout.contains("expires on 2027-01-05 (in 16 days)"), soon.stdout)
+        XCTAssertTrue(soon.stdout.contains("expires on 2126-01-05 (in 16 days)"), soon.stdout)
     }
 }
