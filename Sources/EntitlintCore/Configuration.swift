@@ -158,7 +158,8 @@ public struct Configuration: Sendable, Hashable {
                 guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
                 for (lk, lv) in map {
                     guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
-                        throw fail(lk, "unknown limit '\(OutputText.excerpt(lk.scalar?.string ?? ""))' (known: \(RunLimits.names.joined(separator: ", ")))")
+                        let given = lk.scalar?.string ?? ""
+                        throw fail(lk, "unknown limit '\(OutputText.excerpt(given))'\(Suggestion.hint(for: given, in: RunLimits.names)) (known: \(RunLimits.names.joined(separator: ", ")))")
                     }
                     guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
                     guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
@@ -177,7 +178,9 @@ public struct Configuration: Sendable, Hashable {
                 for (rk, rv) in map {
                     guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
                     guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
-                    guard knownRules.contains(id) else { throw fail(rk, "unknown rule '\(OutputText.excerpt(id))' (see `entitlint rules`)") }
+                    guard knownRules.contains(id) else {
+                        throw fail(rk, "unknown rule '\(OutputText.excerpt(id))'\(Suggestion.hint(for: id, in: knownRules.sorted())) (see `entitlint rules`)")
+                    }
                     // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
                     let raw = rv.scalar?.string ?? ""
                     let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
@@ -203,14 +206,14 @@ public struct Configuration: Sendable, Hashable {
                         case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
                         case "profile": app.profile = try string(av, "apps.profile")
                         case "team": app.team = try string(av, "apps.team")
-                        default: throw fail(ak, "unknown key 'apps.\(OutputText.excerpt(akey))' (known: \(Self.knownAppKeys.joined(separator: ", ")))")
+                        default: throw fail(ak, "unknown key 'apps.\(OutputText.excerpt(akey))'\(Suggestion.hint(for: akey, in: Self.knownAppKeys)) (known: \(Self.knownAppKeys.joined(separator: ", ")))")
                         }
                     }
                     guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
                     config.apps.append(app)
                 }
             default:
-                throw fail(k, "unknown key '\(OutputText.excerpt(key))' (known: \(Self.knownKeys.joined(separator: ", ")))")
+                throw fail(k, "unknown key '\(OutputText.excerpt(key))'\(Suggestion.hint(for: key, in: Self.knownKeys)) (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
         }
         return config

@@ -18,6 +18,11 @@ struct Entitlint: ParsableCommand {
         subcommands: [Lint.self, Lock.self, Rules.self, Explain.self, Init.self, InstallHook.self, GenerateDocs.self, GenerateSchema.self, Inspect.self, ReportCommand.self],
         defaultSubcommand: Lint.self
     )
+
+    /// The subcommands' names and `help`, spelled out (asking ArgumentParser for them costs
+    /// start-up time on every run; a test checks that they agree).
+    static let commandNames: Set<String> = ["lint", "lock", "rules", "explain", "init", "install-hook", "generate-docs",
+                                            "generate-schema", "inspect", "report", "help"]
 }
 
 /// The facts about the units of one run (DESIGN.md section 6).
@@ -273,7 +278,13 @@ struct LintInvocation {
     /// `--baseline`, `--write-baseline`, `--staged`, `--changed-since`, `--against`.
     var changes = ChangeValues()
 
+    /// Set for a first word that is no command and no file but close to a command's name.
+    var unknownCommand: (word: String, meant: String)?
+
     func run() throws {
+        if let (word, meant) = unknownCommand {
+            throw CLIError("unknown command '\(word)' (did you mean '\(meant)'?); to lint a file or folder of that name, give it after `lint --`")
+        }
         let plan: ReportPlan
         do { plan = try ReportPlan(format: format, reports: reports) } catch { throw CLIError(error.description) }
         let stdinName = try standardInputName()
@@ -405,6 +416,13 @@ struct LintInvocation {
     /// case). Anything it does not know exactly (help, other commands, a malformed value) returns
     /// nil, and ArgumentParser handles it as usual.
     static func fastPath(_ arguments: [String]) -> LintInvocation? {
+        if let first = arguments.first, !first.hasPrefix("-"), !Entitlint.commandNames.contains(first),
+           Paths.kind(first) == .missing, let meant = Suggestion.closest(to: first, in: Entitlint.commandNames) {
+            // A mistyped command, not a path: ArgumentParser would read it as a path to lint.
+            var mistyped = LintInvocation()
+            mistyped.unknownCommand = (first, meant)
+            return mistyped
+        }
         var args = arguments[...]
         if args.first == "lint" { args = args.dropFirst() }
         var inv = LintInvocation()
@@ -412,7 +430,7 @@ struct LintInvocation {
         while let a = args.first {
             args = args.dropFirst()
             if onlyPaths || !a.hasPrefix("-") || a == "-" {
-                if !onlyPaths, ["lock", "rules", "explain", "init", "install-hook", "generate-docs", "generate-schema", "help", "inspect", "report"].contains(a), inv.paths.isEmpty { return nil }
+                if !onlyPaths, Entitlint.commandNames.contains(a), inv.paths.isEmpty { return nil }
                 inv.paths.append(a)
                 continue
             }
@@ -537,7 +555,7 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         guard let rule = RuleRegistry.rule(id: id) else {
-            throw CLIError("unknown rule '\(id)' (see `entitlint rules`)")
+            throw CLIError("unknown rule '\(id)'\(Suggestion.hint(for: id, in: RuleRegistry.ids)) (see `entitlint rules`)")
         }
         Output.write(RuleDocs.markdown(for: rule).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
     }

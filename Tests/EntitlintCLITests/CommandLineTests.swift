@@ -55,6 +55,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["lint", ".", "--strict"], in: dir).status, 1)
     }
 
+    /// A first word that is no file and close to a command is a mistyped command: exit 2 with a
+    /// suggestion, for every command `help` lists; an existing file of that name is linted.
+    func testMistypedCommandsRuleIdsAndConfigKeysGetSuggestions() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        let help = try CLI.run(["help"], in: dir)
+        let listed = help.stdout.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLowercase == true }   // a command's first line
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        XCTAssertGreaterThanOrEqual(listed.count, 8, help.stdout)
+        for name in listed {
+            let typo = String(name.dropLast())
+            let r = try CLI.run([typo], in: dir)
+            XCTAssertEqual(r.status, 2, typo)
+            XCTAssertTrue(r.stderr.contains("unknown command '\(typo)' (did you mean '\(name)'?)"), "\(typo): \(r.stderr)")
+        }
+        try CLI.entitlements(["ABCDE12345.com.example.App"]).write(to: dir.appendingPathComponent("lnt"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CLI.run(["lnt"], in: dir).status, 0, "an existing file is linted")
+
+        let explain = try CLI.run(["explain", "wildcard-acess-group"], in: dir)
+        XCTAssertEqual(explain.status, 2)
+        XCTAssertTrue(explain.stderr.contains("did you mean 'wildcard-access-group'?"), explain.stderr)
+        try "exlude: []\n".write(to: dir.appendingPathComponent(".entitlint.yml"), atomically: true, encoding: .utf8)
+        let config = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(config.status, 2)
+        XCTAssertTrue(config.stderr.contains("unknown key 'exlude' (did you mean 'exclude'?)"), config.stderr)
+    }
+
     func testMissingPathIsUsageError() throws {
         let r = try CLI.run(["lint", "does/not/exist.entitlements"])
         XCTAssertEqual(r.status, 2)

@@ -47,3 +47,4 @@ final class RepositoryHygieneTests: XCTestCase {
         XCTAssertEqual(found, [], found.joined(separator: "\n"))
     }
 }
+
