@@ -50,7 +50,7 @@ final class CommandLineTests: XCTestCase {
 
     func testStrictFailsOnWarnings() throws {
         let dir = try CLI.temporaryDirectory(self)
-        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "com.apple.token"]), to: dir.appendingPathComponent("A.entitlements"))
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("A.entitlements"))
         XCTAssertEqual(try CLI.run(["lint", "."], in: dir).status, 0)
         XCTAssertEqual(try CLI.run(["lint", ".", "--strict"], in: dir).status, 1)
     }
@@ -170,7 +170,8 @@ final class CommandLineTests: XCTestCase {
         let ex = CLI.packageRoot.appendingPathComponent("Examples/legacy-prefix")
         let r = try CLI.run(["lint", "Legacy.entitlements", "--profile", "Legacy.mobileprovision", "--bundle-id", "com.example.legacy"], in: ex)
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stdout.contains("Provisioning profile \"Legacy App Store\" doesn't match the entitlements file's value for the keychain-access-groups entitlement"), r.stdout)
+        // The profile gives the legacy App ID prefix, which the Team ID prefix of the group is not.
+        XCTAssertTrue(r.stdout.contains("but the App ID prefix is Y54WEA9F74 (profile Legacy.mobileprovision)"), r.stdout)
     }
 
     func testRulesAndExplain() throws {
