@@ -174,6 +174,41 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("but the App ID prefix is Y54WEA9F74 (profile Legacy.mobileprovision)"), r.stdout)
     }
 
+    /// `--bundle-id` against a literal application-identifier and a profile made for another
+    /// bundle ID: one error, naming both, where none was reported before.
+    func testBundleIDNotCoveredByTheAppIDOfTheFileAndTheProfile() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>application-identifier</key>
+        \t<string>ABCDE12345.com.other.app</string>
+        </dict>
+        </plist>
+        """, to: dir.appendingPathComponent("App.entitlements"))
+        try write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        <key>Name</key><string>Other App</string><key>UUID</key><string>0F5C4E8A-1111-2222-3333-444455556666</string>
+        <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+        <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
+        <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.com.other.app</string></dict>
+        </dict>
+        </plist>
+        """, to: dir.appendingPathComponent("Other.mobileprovision"))
+        let args = ["lint", "App.entitlements", "--profile", "Other.mobileprovision", "--no-user-profiles"]
+        XCTAssertEqual(try CLI.run(args, in: dir).status, 0, "the file and its profile agree")
+        let r = try CLI.run(args + ["--bundle-id", "com.example.app"], in: dir)
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        let lines = r.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        XCTAssertEqual(lines.count, 1, r.stdout)
+        XCTAssertTrue(lines[0].hasSuffix("[profile-app-id-mismatch]"), r.stdout)
+        XCTAssertTrue(lines[0].contains("but the bundle ID is com.example.app (flag --bundle-id)"), r.stdout)
+        XCTAssertTrue(lines[0].contains("has app ID \"ABCDE12345.com.other.app\", which does not match the bundle ID \"com.example.app\""), r.stdout)
+    }
+
     func testRulesAndExplain() throws {
         let rules = try CLI.run(["rules"])
         XCTAssertEqual(rules.status, 0)
