@@ -103,6 +103,15 @@ public struct SigningUnit: Sendable, Hashable {
         return p + "." + b
     }
 
+    /// Whether the unit is an App Clip (DOMAIN.md section 1): its target's product type
+    /// (`com.apple.product-type.application.on-demand-install-capable`, or XcodeGen's type), its
+    /// place in a built app (`AppClips/`), or `com.apple.developer.on-demand-install-capable` true
+    /// in its entitlements (Xcode adds that key when signing, so a source file rarely has it).
+    public var isAppClip: Bool {
+        origin?.kind == .appClip || artifact?.bundleKind == .appClip
+            || entitlements["com.apple.developer.on-demand-install-capable"]?.bool == true
+    }
+
     /// The ordered access-group list the system builds (DOMAIN.md section 1).
     public var accessGroups: AccessGroupList { AccessGroupList(unit: self, expander: expander) }
 }
@@ -133,11 +142,13 @@ public struct AccessGroupEntry: Sendable, Hashable {
     public var keyPath: String { key.map { "\($0)[\(index)]" } ?? origin.rawValue }
 }
 
-/// The "virtual array" of DOMAIN.md section 1, in order:
+/// The "virtual array" of DOMAIN.md section 1, as the system builds it, in order:
 /// 1. `keychain-access-groups`; 2. (Mac Catalyst) `com.apple.developer.associated-application-identifier`;
 /// 3. the App ID (`application-identifier`, else `com.apple.application-identifier`, else derived
-///    from prefix and bundle ID); 4. `com.apple.security.application-groups`, unless an App Clip.
-/// The default group is element 0.
+///    from prefix and bundle ID); 4. `com.apple.security.application-groups`, unless an App Clip;
+/// then every `com.apple.token` moved to the end (it is never the default).
+/// The default group is element 0. The list is not de-duplicated, as the system's is not: a
+/// keychain group that is also the App ID appears twice (which is what breaks an App Clip).
 public struct AccessGroupList: Sendable, Hashable {
     public var entries: [AccessGroupEntry]
     /// False when some element of `keychain-access-groups` is not a string: the system then
@@ -146,12 +157,29 @@ public struct AccessGroupList: Sendable, Hashable {
 
     public var defaultGroup: AccessGroupEntry? { entries.first }
 
+    /// The read-only smart-card group (CryptoTokenKit): the system moves it to the end of the list.
+    public static let tokenGroup = "com.apple.token"
+
+    /// The values of the list, each once, in the order of their first occurrence (what a lookup
+    /// over the list can reach).
+    public var distinctValues: [String] {
+        var seen = Set<String>(minimumCapacity: entries.count)
+        return entries.compactMap { seen.insert($0.value).inserted ? $0.value : nil }
+    }
+
+    /// Whether the system honours the string-array entitlement `key` in `entitlements`: absent,
+    /// or an array of strings only (anything else and it ignores the whole entitlement; the same
+    /// helper reads `keychain-access-groups`, the app groups and the associated App IDs).
+    public static func stringArrayHonoured(_ key: String, in entitlements: PlistDictionary) -> Bool {
+        guard let node = entitlements[key] else { return true }
+        guard let items = node.array else { return false }
+        return !items.contains { $0.string == nil }
+    }
+
     /// Whether the system honours `keychain-access-groups` in `entitlements`: absent, or an
     /// array of strings only (anything else and it ignores the whole entitlement).
     public static func keychainEntitlementHonoured(in entitlements: PlistDictionary) -> Bool {
-        guard let node = entitlements["keychain-access-groups"] else { return true }
-        guard let items = node.array else { return false }
-        return !items.contains { $0.string == nil }
+        stringArrayHonoured("keychain-access-groups", in: entitlements)
     }
 
     public init(unit: SigningUnit, expander: VariableExpander) {
@@ -168,22 +196,21 @@ public struct AccessGroupList: Sendable, Hashable {
         let honoured = Self.keychainEntitlementHonoured(in: ent)
 
         func strings(_ key: String, _ origin: AccessGroupEntry.Origin) {
-            guard let node = ent[key] else { return }
-            if let items = node.array {
-                if origin == .keychainAccessGroups, !honoured { return }
-                var k = 0
-                for (i, item) in items.enumerated() {
-                    guard let s = item.string else { continue }
-                    let e: VariableExpander.Result
-                    if origin == .keychainAccessGroups, let pre = keychainExpansions, k < pre.count {
-                        e = pre[k]
-                        k += 1
-                    } else {
-                        e = expander.expand(s)
-                    }
-                    out.append(AccessGroupEntry(value: e.text, raw: s, origin: origin, key: key, index: i,
-                                                location: item.location, expansion: e))
+            guard let node = ent[key], let items = node.array else { return }
+            // A non-string element drops the whole entitlement (DOMAIN.md section 1).
+            guard origin == .keychainAccessGroups ? honoured : Self.stringArrayHonoured(key, in: ent) else { return }
+            var k = 0
+            for (i, item) in items.enumerated() {
+                guard let s = item.string else { continue }
+                let e: VariableExpander.Result
+                if origin == .keychainAccessGroups, let pre = keychainExpansions, k < pre.count {
+                    e = pre[k]
+                    k += 1
+                } else {
+                    e = expander.expand(s)
                 }
+                out.append(AccessGroupEntry(value: e.text, raw: s, origin: origin, key: key, index: i,
+                                            location: item.location, expansion: e))
             }
         }
 
@@ -200,21 +227,14 @@ public struct AccessGroupList: Sendable, Hashable {
             out.append(AccessGroupEntry(value: e.text, raw: raw, origin: .applicationIdentifier, key: nil, index: 0,
                                         location: .unknown, expansion: e))
         }
-        let isAppClip = ent["com.apple.developer.on-demand-install-capable"]?.bool == true
-        if !isAppClip {
+        if !unit.isAppClip {
             strings("com.apple.security.application-groups", .appGroup)
         }
-        // The system's list may name a group twice (the App ID is often also the first keychain
-        // group); only the first occurrence matters for lookups and the default.
-        var unique: [AccessGroupEntry] = []
-        unique.reserveCapacity(out.count)
-        if out.count <= 16 {
-            for e in out where !unique.contains(where: { $0.value == e.value }) { unique.append(e) }
-        } else {
-            var seen = Set<String>(minimumCapacity: out.count)
-            unique = out.filter { seen.insert($0.value).inserted }
+        // `com.apple.token` goes to the end, whatever its place in the file (DOMAIN.md section 1).
+        if out.contains(where: { $0.value == Self.tokenGroup }) {
+            out = out.filter { $0.value != Self.tokenGroup } + out.filter { $0.value == Self.tokenGroup }
         }
-        entries = unique
+        entries = out
         keychainEntitlementHonoured = honoured
     }
 }

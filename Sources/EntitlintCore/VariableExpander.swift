@@ -163,6 +163,21 @@ public struct VariableExpander: Sendable {
         return String(name[..<colon])
     }
 
+    /// Xcode's `:rfc1034identifier`: every character other than an ASCII letter, digit, `-` or
+    /// `.` becomes `-`. One definition for build settings and entitlements, so that the same
+    /// setting gives the same value in both.
+    public static func rfc1034Identifier(_ s: String) -> String {
+        String(s.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+    }
+
+    /// Xcode's `:identifier` / `:c99extidentifier`: every character other than an ASCII letter,
+    /// digit or `_` becomes `_`, and a leading digit gets a `_` in front.
+    public static func c99Identifier(_ s: String) -> String {
+        var out = String(s.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+        if let f = out.first, f.isNumber { out = "_" + out }
+        return out
+    }
+
     /// The value of a reference's name, applying Xcode's operators `:default=V`, `:lower`,
     /// `:upper`, `:rfc1034identifier` and `:identifier`; nil when unknown.
     func value(of name: String) -> String? {
@@ -181,9 +196,9 @@ public struct VariableExpander: Sendable {
             case "lower": v = current.lowercased()
             case "upper": v = current.uppercased()
             case "rfc1034identifier":
-                v = String(current.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "-" })
-            case "identifier":
-                v = String(current.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+                v = Self.rfc1034Identifier(current)
+            case "identifier", "c99extidentifier":
+                v = Self.c99Identifier(current)
             default: return nil
             }
         }

@@ -5,68 +5,57 @@ import PropertyList
 struct AppClipAccessGroupsRule: Rule {
     static let description = RuleDescription(
         id: "app-clip-access-groups", severity: .error,
-        summary: "An App Clip claiming a keychain access group other than its own App ID.",
+        summary: "An App Clip with keychain-access-groups: any entry, its own App ID included, makes every keychain call of the clip fail.",
         rationale: """
-        An App Clip (`com.apple.developer.on-demand-install-capable` true, or a bundle in `AppClips/`) may use only \
-        its own App ID as keychain group: any other group fails with `errSecRestrictedAPI` (-34020), and its app \
-        groups are left out of its access-group list (DOMAIN.md section 1). Shared keychain items between the clip \
-        and the full app are not possible that way; share through the App Clip's app group container instead.
+        Every keychain call of an App Clip fails with `errSecRestrictedAPI` (-34020) unless the clip's whole \
+        access-group list is exactly its App ID (optionally followed by `com.apple.token`) (DOMAIN.md section 1). \
+        The system skips a clip's app groups but not its `keychain-access-groups`, and it does not de-duplicate the \
+        list: an entry equal to the clip's own App ID makes the list `[AppID, AppID]`, which is refused too. So a \
+        clip must not list `keychain-access-groups` (only `com.apple.token`, which goes to the end of the list, is \
+        harmless). The fix is to remove the key: the clip's items then go to its App ID, and since iOS 15.4 the full \
+        app can read what its clip stored. A clip is recognised by its target's product type \
+        (`com.apple.product-type.application.on-demand-install-capable`, XcodeGen's \
+        `application.on-demand-install-capable`), by its place in a built app (`AppClips/`), or by \
+        `com.apple.developer.on-demand-install-capable` in its entitlements; Xcode adds that key when signing, so \
+        a source file rarely has it.
         """,
         triggering: [
-            RuleExample("<key>com.apple.developer.on-demand-install-capable</key>\n<true/>\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345"),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>"),
+                ProjectExampleUnit("Clip", kind: .appClip, bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345", host: "AppOne",
+                                   entitlements: "↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>"),
+            ], comment: "A clip target (its product type says so) listing only its own App ID: the list becomes [AppID, AppID]."),
+            RuleExample("<key>com.apple.developer.on-demand-install-capable</key>\n<true/>\n↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345", comment: "A shared group in a clip's signed entitlements."),
+            RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne.Clip</string>\n</array>",
+                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345",
+                        comment: "A built App Clip (in `AppClips/` of its app).", built: RuleExample.Built(bundleKind: .appClip)),
         ],
         nonTriggering: [
-            RuleExample("<key>com.apple.developer.on-demand-install-capable</key>\n<true/>\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
-                        comment: "Its own App ID, even with the team and bundle ID unknown."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.AppOne.Clip</string>\n</array>"),
+                ProjectExampleUnit("Clip", kind: .appClip, bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345", host: "AppOne",
+                                   entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.AppOne.Clip</string>\n</array>"),
+            ], comment: "No keychain-access-groups: the clip's list is its App ID alone (app groups are skipped for clips)."),
+            RuleExample("<key>com.apple.developer.on-demand-install-capable</key>\n<true/>\n<key>keychain-access-groups</key>\n<array>\n\t<string>com.apple.token</string>\n</array>",
+                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345",
+                        comment: "Only com.apple.token, which the system moves after the App ID: [AppID, com.apple.token] is allowed."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345", comment: "Not an App Clip."),
         ]
     )
 
-    /// The App ID written with variables, in the spellings that mean the same.
-    static let symbolicAppIDs: Set<String> = {
-        var out = Set<String>()
-        for prefix in ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}"] {
-            for bundle in ["$(PRODUCT_BUNDLE_IDENTIFIER)", "${PRODUCT_BUNDLE_IDENTIFIER}", "$(CFBundleIdentifier)", "${CFBundleIdentifier}"] {
-                out.insert(prefix + bundle)
-            }
-        }
-        return out
-    }()
-
     func check(_ context: UnitContext) -> [Finding] {
         let unit = context.unit
-        let isClip = unit.entitlements["com.apple.developer.on-demand-install-capable"]?.bool == true
-            || unit.artifact?.bundleKind == .appClip
-        guard isClip else { return [] }
-        let appID = unit.appID
-        let bundle = unit.bundleID?.value
-        var out: [Finding] = []
-        for item in context.keychainGroups {
-            let e = context.expanded(item)
-            if Self.symbolicAppIDs.contains(item.value) { continue }
-            if e.isConcrete {
-                guard let appID, e.text != appID else { continue }
-            } else {
-                // Prefix unknown: compare what follows the prefix variable with the bundle ID.
-                guard let bundle, let rest = Self.afterPrefixVariable(item.value) else { continue }
-                let r = context.expand(rest)
-                guard r.isConcrete, r.text != bundle else { continue }
-            }
-            let shown = e.isConcrete ? e.text : item.value
-            out.append(finding("App Clip keychain access group \"\(shown)\" is not the App Clip's own App ID\(appID.map { " \"\($0)\"" } ?? ""): an App Clip can use only its App ID (errSecRestrictedAPI, -34020); remove it and share data with the full app through an app group",
-                               in: context, at: context.located(item.location), keyPath: item.keyPath))
-        }
-        return out
-    }
-
-    /// The text after a leading `$(AppIdentifierPrefix)` / `$(TeamIdentifierPrefix)` (either
-    /// bracket form), or nil when there is none.
-    static func afterPrefixVariable(_ s: String) -> String? {
-        for v in ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}", "$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"] where s.hasPrefix(v) {
-            return String(s.dropFirst(v.count))
-        }
-        return nil
+        guard unit.isAppClip, context.keychainEntitlementHonoured,
+              let entry = unit.entitlements.entry("keychain-access-groups") else { return [] }
+        // A non-string element makes the system ignore the whole key (non-string-access-group).
+        let groups = context.keychainGroups.filter { $0.value != AccessGroupList.tokenGroup }
+        guard !groups.isEmpty else { return [] }
+        let list = context.accessGroups.entries.map { "\"\($0.value)\"" }.joined(separator: ", ")
+        let own = context.accessGroups.entries.first { $0.origin == .applicationIdentifier }
+        let ownNote = own.map { o in groups.contains { context.expanded($0).text == o.value } ? " (the App ID listed again still counts: the list is not de-duplicated)" : "" } ?? ""
+        return [finding("an App Clip must not list keychain-access-groups: its access-group list becomes [\(list)] instead of its App ID alone\(ownNote), and every keychain call of the clip then fails with errSecRestrictedAPI (-34020); remove the key: the clip's items go to its App ID, and since iOS 15.4 the full app can read them",
+                        in: context, at: context.located(entry.keyLocation), keyPath: "keychain-access-groups")]
     }
 }

@@ -13,7 +13,9 @@ struct AppGroupFormatRule: Rule {
         profile (recommended since 2025). macOS rules are still moving (macOS 15 prompts the user for `group.` \
         containers the profile does not authorise; macOS 26 logs rejections for groups not prefixed by the team), so \
         on macOS the rule warns, naming the macOS version concerned. The platform comes from the project's SDK, the \
-        profile, or the entitlements themselves; with none known the rule stays silent. Values with variables that \
+        profile, or the entitlements themselves; with none known the rule stays silent. On macOS a `group.` app group \
+        that the unit's profile does not authorise gets a warning too (macOS 15 asks the user before opening it); \
+        on iOS that comparison is `entitlement-value-mismatch`'s. Values with variables that \
         cannot be expanded are left to `unresolved-variable`.
         """,
         triggering: [
@@ -23,6 +25,11 @@ struct AppGroupFormatRule: Rule {
                         teamID: "ABCDE12345", comment: "The macOS team-prefixed style in an iOS app."),
             RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>com.example.suite</string>\n</array>",
                         comment: "A macOS app group in neither style (a warning)."),
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>",
+                        bundleID: "com.example.MacApp", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>com.apple.application-identifier</key>\n<string>ABCDE12345.com.example.MacApp</string>",
+                        comment: "macOS: a `group.` app group its profile does not authorise (a warning).",
+                        profile: "<key>Platform</key>\n<array>\n\t<string>OSX</string>\n</array>"),
         ],
         nonTriggering: [
             RuleExample("<key>application-identifier</key>\n<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>"),
@@ -34,6 +41,11 @@ struct AppGroupFormatRule: Rule {
                         teamID: "ABCDE12345", comment: "macOS: a team-prefixed group that is also a keychain group, as Xcode writes macOS sharing groups."),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>com.example.suite</string>\n</array>",
                         comment: "Platform unknown: nothing to check against."),
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>",
+                        bundleID: "com.example.MacApp", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>com.apple.application-identifier</key>\n<string>ABCDE12345.com.example.MacApp</string>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>",
+                        comment: "macOS: the profile authorises the `group.` app group.",
+                        profile: "<key>Platform</key>\n<array>\n\t<string>OSX</string>\n</array>"),
         ]
     )
 
@@ -47,7 +59,16 @@ struct AppGroupFormatRule: Rule {
             guard expansion.unresolved.isEmpty else { continue }
             let value = expansion.text
             guard !value.isBlank else { continue }
-            if value.hasPrefix("group."), value.count > 6 { continue }
+            if value.hasPrefix("group."), value.count > 6 {
+                // macOS 15 asks the user before opening a `group.` container the profile does not
+                // authorise (on iOS the profile comparison is entitlement-value-mismatch's).
+                if unit.platform == .macOS, let profile = unit.profile,
+                   ProfileAllowlist.allows(profile.profile, key: "com.apple.security.application-groups", value: value) != true {
+                    out.append(warning("app group \"\(value)\" is not authorised by provisioning profile \"\(profile.displayName)\" (profile \(profile.path)): on macOS 15 and later the system asks the user before the app may open that container; add the group to the App ID's App Groups and download the profile again, or use \"$(TeamIdentifierPrefix)\(value.dropFirst(6))\", which needs no profile",
+                                       context, item))
+                }
+                continue
+            }
             if unit.platform == .iOS {
                 var hint = ""
                 if item.value.hasPrefix("$(TeamIdentifierPrefix)") || item.value.hasPrefix("${TeamIdentifierPrefix}") || String(value.firstComponent).isTeamIDLike {

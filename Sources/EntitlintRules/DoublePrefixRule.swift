@@ -8,8 +8,9 @@ struct DoublePrefixRule: Rule {
         rationale: """
         `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` already end with a dot (DOMAIN.md section 2), so \
         `$(AppIdentifierPrefix).x` yields `ABCDE12345..x`, and a literal Team ID after the variable yields \
-        `ABCDE12345.ABCDE12345.x`: groups no profile allows. A real case: \
-        `$(AppIdentifierPrefix)4ESDVWK654.com.codality.NotationalFlow` (section 6).
+        `ABCDE12345.ABCDE12345.x`. The profile's `ABCDE12345.*` allows both, so the app signs and installs with no \
+        error, and the group silently is another one than the `ABCDE12345.x` the other apps use: sharing breaks \
+        unnoticed. A real case: `$(AppIdentifierPrefix)4ESDVWK654.com.codality.NotationalFlow` (section 6).
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix).com.example.shared</string>\n</array>"),
@@ -71,6 +72,30 @@ struct DoublePrefixRule: Rule {
         return nil
     }
 
+    /// The group's name without its prefixes: what follows every leading prefix variable, dot
+    /// and repeated literal ID (`com.example.shared` of `$(AppIdentifierPrefix).com.example.shared`).
+    static func name(after value: String) -> String {
+        var rest = Substring(value)
+        var changed = true
+        while changed {
+            changed = false
+            for v in prefixVariables + teamVariables where rest.hasPrefix(v) {
+                rest = rest.dropFirst(v.count)
+                changed = true
+            }
+            while rest.hasPrefix(".") {
+                rest = rest.dropFirst()
+                changed = true
+            }
+            let first = String(String(rest).firstComponent)
+            if first.isTeamIDLike, rest.count > 11 {
+                rest = rest.dropFirst(11)
+                changed = true
+            }
+        }
+        return String(rest)
+    }
+
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
         // The lists in turn, not concatenated: copying every item costs more than checking it.
@@ -78,7 +103,14 @@ struct DoublePrefixRule: Rule {
                       context.strings(of: "com.apple.developer.associated-application-identifier")] {
             for item in items {
                 guard let why = Self.problem(item.value) else { continue }
-                out.append(finding("\"\(item.value)\" has a double prefix (\(why)); write \"$(AppIdentifierPrefix)name\" with no dot or ID after the variable",
+                let name = Self.name(after: item.value)
+                let message: String
+                if item.key == "com.apple.security.application-groups" {
+                    message = "\"\(item.value)\" has a double prefix (\(why)): it names another app group than the one other apps share, so sharing silently breaks; write \"$(TeamIdentifierPrefix)\(name)\" (macOS style) or \"group.\(name)\""
+                } else {
+                    message = "\"\(item.value)\" has a double prefix (\(why)): the profile's PREFIX.* still allows it, so it signs and installs, but it names another group than the one other apps share, and sharing silently breaks; write \"$(AppIdentifierPrefix)\(name)\""
+                }
+                out.append(finding(message,
                                    in: context, at: item.location, keyPath: item.keyPath))
             }
         }

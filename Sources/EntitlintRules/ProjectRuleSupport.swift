@@ -4,8 +4,8 @@ import PropertyList
 /// What project rules read of a unit's access-group list.
 extension UnitContext {
     /// The unit's own App ID as the list spells it: `application-identifier` (or the macOS key)
-    /// expanded, else `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` expanded (the list drops a
-    /// repeated value, so the App ID entry may be missing from it when it is also a keychain group).
+    /// expanded, else `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` expanded (a keychain group
+    /// equal to it is the unit's own group, not a claim for sharing).
     var ownAppID: String {
         let ent = unit.entitlements
         if let s = (ent["application-identifier"] ?? ent["com.apple.application-identifier"])?.string { return expand(s).text }

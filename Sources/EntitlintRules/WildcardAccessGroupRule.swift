@@ -4,12 +4,15 @@ import EntitlintCore
 struct WildcardAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "wildcard-access-group", severity: .error,
-        summary: "`*` anywhere in an app's keychain-access-groups.",
+        summary: "`*` anywhere in an app's keychain-access-groups or app groups.",
         rationale: """
         Wildcards belong in provisioning profiles, never in an app (DOMAIN.md section 3.1). At run time matching is \
         exact (section 1): `"*"` alone means every group, and a third-party process carrying it has its keychain \
-        connection rejected; `PREFIX.*` is a profile pattern copied into the app and is just an odd group name that \
-        no other app shares, so sharing silently breaks.
+        connection rejected. Anything else with a `*` is a literal name: `PREFIX.*` copied from the profile signs \
+        (the profile's `PREFIX.*` allows the text), and apps that all list it do share that one odd group, which \
+        becomes their default group when it is first; but it is no pattern, so it shares nothing with apps that \
+        list real names, and it is easily taken for "all my groups". `" * "` (with spaces) is such a literal too, \
+        not `*`. An app group with a `*` is likewise a literal name that the portal never registered.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)*</string>\n</array>",
@@ -17,6 +20,10 @@ struct WildcardAccessGroupRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>*</string>\n</array>",
                         comment: "Every group: the keychain refuses the app."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t↓<string>ABCDE12345.com.example.*</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string> * </string>\n</array>",
+                        comment: "A literal name with spaces, not `*`: reported here once, not also as padding."),
+            RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.*</string>\n</array>",
+                        comment: "An app group is never a pattern."),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
@@ -26,15 +33,24 @@ struct WildcardAccessGroupRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        context.keychainGroups.compactMap { item in
-            guard item.value.containsASCII("*") else { return nil }
-            if item.value.trimmingCharacters() == "*" {
-                return finding("keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses",
-                               in: context, at: item.location, keyPath: item.keyPath)
+        var out: [Finding] = []
+        for items in [context.keychainGroups, context.appGroups] {
+            for item in items where item.value.containsASCII("*") {
+                let v = item.value
+                let message: String
+                if item.key != "keychain-access-groups" {
+                    message = "app group \"\(v)\" contains a wildcard: app groups are never patterns, so this is a literal name no portal registers; list the real groups, e.g. \"group.com.example.shared\""
+                } else if v == "*" {
+                    message = "keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses"
+                } else if v.trimmingCharacters() == "*" {
+                    message = "keychain access group \"\(v)\" is a literal name made of a star and spaces, not \"*\": it matches no other app's group; list the groups the app really uses, e.g. \"$(AppIdentifierPrefix)com.example.shared\""
+                } else {
+                    message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\""
+                }
+                out.append(finding(message, in: context, at: item.location, keyPath: item.keyPath))
             }
-            return finding("keychain access group \"\(item.value)\" contains a wildcard: that is a provisioning-profile pattern, and in an app it is a literal group name no other app shares; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\"",
-                           in: context, at: item.location, keyPath: item.keyPath)
         }
+        return out
     }
 }
 

@@ -246,11 +246,9 @@ final class SettingsEvaluator {
                 case "lower": value = value.lowercased()
                 case "upper": value = value.uppercased()
                 case "rfc1034identifier":
-                    value = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+                    value = VariableExpander.rfc1034Identifier(value)
                 case "c99extidentifier", "identifier":
-                    var s = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
-                    if let f = s.first, f.isNumber { s = "_" + s }
-                    value = s
+                    value = VariableExpander.c99Identifier(value)
                 case "dir": value = Paths.directoryName(value)
                 case "file": value = Paths.baseName(value)
                 case "base": value = Paths.stem(value)

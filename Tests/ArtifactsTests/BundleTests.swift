@@ -77,11 +77,11 @@ final class BundleTests: XCTestCase {
         XCTAssertEqual(app.artifact?.bundleKind, .app)
         XCTAssertEqual(result.units.first { $0.name == "Clip" }?.artifact?.bundleKind, .appClip)
         XCTAssertEqual(result.units.first { $0.name == "Share" }?.entitlementsPath, "App.ipa!Payload/App.app/PlugIns/Share.appex/Share")
-        // The only finding: the App Clip's shared group, located in the clip's binary, without a line.
+        // The only finding: the App Clip's keychain-access-groups, located in the clip's binary, without a line.
         XCTAssertEqual(result.findings.map(\.rule), ["app-clip-access-groups"], "\(result.findings.map(\.message))")
         XCTAssertEqual(result.findings.first?.path, "App.ipa!Payload/App.app/AppClips/Clip.app/Clip")
         XCTAssertEqual(result.findings.first?.line, 0)
-        XCTAssertEqual(result.findings.first?.keyPath, "keychain-access-groups[1]")
+        XCTAssertEqual(result.findings.first?.keyPath, "keychain-access-groups")
         XCTAssertTrue(result.paths.contains("App.ipa!Payload/App.app/Watch/Watch.app/Watch"))
     }
 

@@ -86,10 +86,12 @@ final class CorpusProfileRuleTests: XCTestCase {
     }
 
     func testLegacyPrefixProfileCoversOnlyItsPrefix() throws {
-        // LJS: App ID Y54WEA9F74.*, Team ID 7S6YLL52WH. A literal App ID under the team's prefix is not covered.
+        // LJS: App ID Y54WEA9F74.*, Team ID 7S6YLL52WH. A literal App ID under the team's prefix is not covered:
+        // one wrong value, one finding, from the rule that names the cause (the prefix).
         let body = "<key>application-identifier</key><string>7S6YLL52WH.com.example.app</string>"
         let f = try findings(body, bundleID: "com.example.app", profile: Self.legacyPrefix, on: "2016-06-01")
-        XCTAssertTrue(f.contains { $0.rule == "profile-app-id-mismatch" && $0.message.contains("Y54WEA9F74.*") }, "\(f.map(\.message))")
+        XCTAssertEqual(f.filter { $0.keyPath == "application-identifier" }.map(\.rule), ["team-prefix-mismatch"], "\(f.map(\.message))")
+        XCTAssertTrue(f[0].message.contains("the App ID prefix is Y54WEA9F74"), f[0].message)
         let ok = "<key>application-identifier</key><string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>"
         XCTAssertFalse(try rules(ok, bundleID: "com.example.app", profile: Self.legacyPrefix, on: "2016-06-01").contains("profile-app-id-mismatch"))
     }

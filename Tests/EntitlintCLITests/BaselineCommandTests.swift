@@ -134,7 +134,8 @@ final class BaselineCommandTests: XCTestCase {
 
     func testConfigFailOnAndProfiles() throws {
         let dir = try CLI.temporaryDirectory(self)
-        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "com.apple.token"]), "A.entitlements", in: dir)
+        // A listed twice: a warning (duplicate-access-group).
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "A.entitlements", in: dir)
         XCTAssertEqual(try CLI.run(["lint", "A.entitlements"], in: dir).status, 0)
         try write("fail-on: warning\n", ".entitlint.yml", in: dir)
         XCTAssertEqual(try CLI.run(["lint", "A.entitlements"], in: dir).status, 1)
@@ -148,11 +149,13 @@ final class BaselineCommandTests: XCTestCase {
         try FileManager.default.copyItem(at: ex.appendingPathComponent("Legacy.mobileprovision"), to: p.appendingPathComponent("signing/Legacy.mobileprovision"))
         let app = "apps:\n  - name: Legacy\n    entitlements: Legacy.entitlements\n    bundle-id: com.example.legacy\n"
         try write(app, ".entitlint.yml", in: p)
+        // Only the profile knows the legacy App ID prefix: without it the group looks right.
         let without = try CLI.run(["lint", "Legacy.entitlements"], in: p)
-        XCTAssertFalse(without.stdout.contains("group-missing-from-profile"), without.stdout)
+        XCTAssertFalse(without.stdout.contains("team-prefix-mismatch"), without.stdout)
         try write(app + "profiles: [signing]\n", ".entitlint.yml", in: p)
         let with = try CLI.run(["lint", "Legacy.entitlements"], in: p)
-        XCTAssertTrue(with.stdout.contains("[group-missing-from-profile]"), with.stdout + with.stderr)
+        XCTAssertTrue(with.stdout.contains("App ID prefix is Y54WEA9F74 (profile signing/Legacy.mobileprovision)"), with.stdout + with.stderr)
+        XCTAssertTrue(with.stdout.contains("[team-prefix-mismatch]"), with.stdout + with.stderr)
     }
 
     func testExcludesApplyToExplicitPaths() throws {

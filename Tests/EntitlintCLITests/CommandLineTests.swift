@@ -50,7 +50,7 @@ final class CommandLineTests: XCTestCase {
 
     func testStrictFailsOnWarnings() throws {
         let dir = try CLI.temporaryDirectory(self)
-        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "com.apple.token"]), to: dir.appendingPathComponent("A.entitlements"))
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("A.entitlements"))
         XCTAssertEqual(try CLI.run(["lint", "."], in: dir).status, 0)
         XCTAssertEqual(try CLI.run(["lint", ".", "--strict"], in: dir).status, 1)
     }
@@ -197,7 +197,43 @@ final class CommandLineTests: XCTestCase {
         let ex = CLI.packageRoot.appendingPathComponent("Examples/legacy-prefix")
         let r = try CLI.run(["lint", "Legacy.entitlements", "--profile", "Legacy.mobileprovision", "--bundle-id", "com.example.legacy"], in: ex)
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stdout.contains("Provisioning profile \"Legacy App Store\" doesn't match the entitlements file's value for the keychain-access-groups entitlement"), r.stdout)
+        // The profile gives the legacy App ID prefix, which the Team ID prefix of the group is not.
+        XCTAssertTrue(r.stdout.contains("but the App ID prefix is Y54WEA9F74 (profile Legacy.mobileprovision)"), r.stdout)
+    }
+
+    /// `--bundle-id` against a literal application-identifier and a profile made for another
+    /// bundle ID: one error, naming both, where none was reported before.
+    func testBundleIDNotCoveredByTheAppIDOfTheFileAndTheProfile() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        try write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>application-identifier</key>
+        \t<string>ABCDE12345.com.other.app</string>
+        </dict>
+        </plist>
+        """, to: dir.appendingPathComponent("App.entitlements"))
+        try write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        <key>Name</key><string>Other App</string><key>UUID</key><string>0F5C4E8A-1111-2222-3333-444455556666</string>
+        <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+        <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
+        <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.com.other.app</string></dict>
+        </dict>
+        </plist>
+        """, to: dir.appendingPathComponent("Other.mobileprovision"))
+        let args = ["lint", "App.entitlements", "--profile", "Other.mobileprovision", "--no-user-profiles"]
+        XCTAssertEqual(try CLI.run(args, in: dir).status, 0, "the file and its profile agree")
+        let r = try CLI.run(args + ["--bundle-id", "com.example.app"], in: dir)
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        let lines = r.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        XCTAssertEqual(lines.count, 1, r.stdout)
+        XCTAssertTrue(lines[0].hasSuffix("[profile-app-id-mismatch]"), r.stdout)
+        XCTAssertTrue(lines[0].contains("but the bundle ID is com.example.app (flag --bundle-id)"), r.stdout)
+        XCTAssertTrue(lines[0].contains("has app ID \"ABCDE12345.com.other.app\", which does not match the bundle ID \"com.example.app\""), r.stdout)
     }
 
     func testRulesAndExplain() throws {

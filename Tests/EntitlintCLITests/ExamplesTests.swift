@@ -43,7 +43,7 @@ final class ExamplesTests: XCTestCase {
 
     func testExampleRulesAreTheOnesNamed() throws {
         let cases = ["cookbook-wildcard": "wildcard-access-group", "team-prefix-mismatch": "team-prefix-mismatch",
-                     "legacy-prefix": "group-missing-from-profile", "bundle-id-change": "default-group-drift"]
+                     "legacy-prefix": "team-prefix-mismatch", "bundle-id-change": "default-group-drift"]
         for (dir, rule) in cases {
             let r = try CLI.run(["lint", "."], in: CLI.packageRoot.appendingPathComponent("Examples/\(dir)"))
             XCTAssertTrue(r.stdout.contains("[\(rule)]"), "\(dir) should report \(rule):\n\(r.stdout)")

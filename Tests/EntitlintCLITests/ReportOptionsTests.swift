@@ -127,7 +127,7 @@ final class ReportOptionsTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["lint", ".", "--fail-on", "note"], in: dir).status, 1)
         XCTAssertEqual(try CLI.run(["lint", ".", "--fail-on=note"], in: dir).status, 1, "the ArgumentParser path agrees")
 
-        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "com.apple.token"]), to: dir.appendingPathComponent("A.entitlements"))
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("A.entitlements"))
         XCTAssertEqual(try CLI.run(["lint", ".", "--fail-on", "warning"], in: dir).status, 1)
         XCTAssertEqual(try CLI.run(["lint", ".", "--strict", "--fail-on", "error"], in: dir).status, 0, "an explicit --fail-on wins over --strict")
 
@@ -207,13 +207,15 @@ final class ReportOptionsTests: XCTestCase {
         try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Examples/family/profiles/AppOne.mobileprovision"),
                                          to: profiles.appendingPathComponent("AppOne.mobileprovision"))
-        let entitlements = CLI.entitlements(["$(AppIdentifierPrefix)com.example.AppOne", "FGHIJ67890.com.example.notallowed"])
+        // An app group the profile does not list: only the profile can say so.
+        let entitlements = CLI.entitlements(["$(AppIdentifierPrefix)com.example.AppOne"],
+                                            extra: "\n\t<key>com.apple.security.application-groups</key>\n\t<array><string>group.com.example.notallowed</string></array>")
         let args = ["lint", "-", "--stdin-filename", "AppOne.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"]
         let alone = try run(args, in: dir, input: entitlements)
-        XCTAssertFalse(alone.stdout.contains("group-missing-from-profile"), alone.stdout)
+        XCTAssertFalse(alone.stdout.contains("entitlement-value-mismatch"), alone.stdout)
         let withFlag = try run(args + ["--profiles", "signing"], in: dir, input: entitlements)
-        XCTAssertTrue(withFlag.stdout.contains("FGHIJ67890.com.example.notallowed"), withFlag.stdout)
-        XCTAssertTrue(withFlag.stdout.contains("[group-missing-from-profile]"), withFlag.stdout)
+        XCTAssertTrue(withFlag.stdout.contains("group.com.example.notallowed"), withFlag.stdout)
+        XCTAssertTrue(withFlag.stdout.contains("[entitlement-value-mismatch]"), withFlag.stdout)
         try write("profiles: [signing]\n", to: dir.appendingPathComponent(".entitlint.yml"))
         let withConfig = try run(args, in: dir, input: entitlements)
         XCTAssertEqual(withConfig.stdout, withFlag.stdout)

@@ -148,6 +148,55 @@ final class SigningUnitTests: XCTestCase {
         XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.b.Clip"])
     }
 
+    func testListIsNotDeduplicatedTheAppIDListedAgainAppearsTwice() throws {
+        let u = try unit("<key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string></array>",
+                         bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.App", "ABCDE12345.com.example.App"])
+        XCTAssertEqual(u.accessGroups.entries.map(\.origin), [.keychainAccessGroups, .applicationIdentifier])
+        XCTAssertEqual(u.accessGroups.distinctValues, ["ABCDE12345.com.example.App"])
+    }
+
+    func testTokenGroupMovesToTheEndAndIsNeverTheDefault() throws {
+        let u = try unit("""
+        <key>keychain-access-groups</key><array><string>com.apple.token</string><string>$(AppIdentifierPrefix)com.example.shared</string></array>
+        <key>com.apple.security.application-groups</key><array><string>group.x</string></array>
+        """, bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.shared", "ABCDE12345.com.example.App", "group.x", "com.apple.token"])
+        let only = try unit("<key>keychain-access-groups</key><array><string>com.apple.token</string></array>", bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(only.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App")
+    }
+
+    func testAppClipRecognisedByProductTypeAndBundleNotOnlyByTheKey() throws {
+        var u = try unit("<key>com.apple.security.application-groups</key><array><string>group.x</string></array>", bundle: "b.Clip", team: "ABCDE12345")
+        XCTAssertFalse(u.isAppClip)
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.b.Clip", "group.x"])
+        u.origin = UnitOrigin(projectFile: "A.xcodeproj/project.pbxproj", projectName: "A", target: "Clip", configuration: "Release",
+                              kind: UnitOrigin.Kind(productType: "com.apple.product-type.application.on-demand-install-capable"))
+        XCTAssertTrue(u.isAppClip)
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.b.Clip"])
+        u.origin = nil
+        u.artifact = BuiltArtifactFacts(bundlePath: "A.app/AppClips/Clip.app", bundleKind: .appClip, entitlementsSource: .codeSignatureXML)
+        XCTAssertTrue(u.isAppClip)
+        XCTAssertEqual(UnitOrigin.Kind(productType: "application.on-demand-install-capable"), .appClip, "XcodeGen's type")
+    }
+
+    func testNonStringElementDropsWholeAppGroupsAndAssociatedIDs() throws {
+        let u = try unit("""
+        <key>com.apple.developer.associated-application-identifier</key><array><string>ABCDE12345.ios</string><true/></array>
+        <key>com.apple.security.application-groups</key><array><string>group.x</string><integer>2</integer></array>
+        """, bundle: "com.example.App", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.App"])
+    }
+
+    func testCatalystWithoutKeychainGroupsDefaultsToItsAssociatedIOSAppID() throws {
+        let u = try unit("""
+        <key>com.apple.developer.associated-application-identifier</key><array><string>ABCDE12345.com.example.ios</string></array>
+        <key>com.apple.security.application-groups</key><array><string>group.x</string></array>
+        """, bundle: "maccatalyst.com.example.ios", team: "ABCDE12345")
+        XCTAssertEqual(u.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.ios")
+        XCTAssertEqual(u.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.ios", "ABCDE12345.maccatalyst.com.example.ios", "group.x"])
+    }
+
     func testMacCatalystAssociatedIdentifierComesBeforeAppID() throws {
         let u = try unit("""
         <key>com.apple.developer.associated-application-identifier</key><array><string>ABCDE12345.com.example.ios</string></array>

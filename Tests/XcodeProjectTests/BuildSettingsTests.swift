@@ -168,3 +168,18 @@ final class BuildSettingsTests: XCTestCase {
         XCTAssertNil(deviceSDK(sdkRoot: nil, supportedPlatforms: nil))
     }
 }
+
+extension BuildSettingsTests {
+    /// `:rfc1034identifier` and `:identifier` give the same value whether a build setting or the
+    /// entitlements file applies them, non-ASCII letters and a leading digit included.
+    func testIdentifierOperatorsAgreeBetweenSettingsAndEntitlements() {
+        for name in ["Café App", "2nd App", "My App_2", "Ünïcödé.Name"] {
+            let settings = evaluator([a("N", name), a("R", "$(N:rfc1034identifier)"), a("I", "$(N:identifier)"), a("C", "$(N:c99extidentifier)")])
+            let entitlements = VariableExpander(appIDPrefix: nil, teamID: nil, bundleID: nil, extra: ["N": name])
+            for (setting, op) in [("R", "rfc1034identifier"), ("I", "identifier"), ("C", "c99extidentifier")] {
+                XCTAssertEqual(settings.resolve(setting).value, entitlements.expand("$(N:\(op))").text, "\(name) :\(op)")
+            }
+        }
+        XCTAssertEqual(evaluator([a("N", "Café App"), a("R", "$(N:rfc1034identifier)")]).resolve("R").value, "Caf--App")
+    }
+}

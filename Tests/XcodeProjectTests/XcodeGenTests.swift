@@ -122,3 +122,38 @@ final class XcodeGenTests: XCTestCase {
         XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" && $0.message.contains("include loop") }, "\(result.findings.map(\.message))")
     }
 }
+
+extension XcodeGenTests {
+    /// A clip target is a clip by its XcodeGen type, though its source entitlements do not carry
+    /// `on-demand-install-capable` (Xcode adds it when signing): listing its own App ID is reported,
+    /// and its app groups are left out of its list.
+    func testAppClipRecognisedByItsTypeNotByTheSourceFile() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Clips
+        options:
+          bundleIdPrefix: com.example
+        settings:
+          base:
+            DEVELOPMENT_TEAM: ABCDE12345
+        targets:
+          Clip:
+            type: application.on-demand-install-capable
+            platform: iOS
+            entitlements:
+              path: Clip/Clip.entitlements
+        """, "project.yml", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Clip/Clip.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let clip = try XCTUnwrap(result.units.first { $0.name == "Clip (Debug)" })
+        XCTAssertEqual(clip.origin?.kind, .appClip)
+        XCTAssertTrue(clip.isAppClip)
+        XCTAssertEqual(clip.accessGroups.entries.map(\.value), ["ABCDE12345.com.example.Clip", "ABCDE12345.com.example.Clip"])
+        let clipFindings = result.findings.filter { $0.rule == "app-clip-access-groups" }
+        // Both configurations sign with the one file: one finding, at its key.
+        XCTAssertEqual(clipFindings.count, 1, "\(result.findings.map(\.message))")
+        XCTAssertTrue(clipFindings[0].path.hasSuffix("Clip/Clip.entitlements"), clipFindings[0].path)
+        XCTAssertEqual(clipFindings[0].keyPath, "keychain-access-groups")
+        XCTAssertTrue(clipFindings[0].message.contains("errSecRestrictedAPI (-34020)"), clipFindings[0].message)
+    }
+}
