@@ -55,7 +55,7 @@ let package = Package(
             "Provisioning", "PropertyList",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
+        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
         .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
