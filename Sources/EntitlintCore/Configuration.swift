@@ -61,10 +61,12 @@ public struct Configuration: Sendable, Hashable {
     public var limits: [String: Int] = [:]
     /// Groups shared with apps outside the project (`external-groups`): a trailing `*` matches any rest.
     public var externalGroups: [String] = []
+    /// `profile-expiring-days`: how close an expiry must be for `profile-expiring` (default 30).
+    public var profileExpiringDays: Int?
 
     /// The top-level keys, in the order the README documents them.
     public static let knownKeys = ["team", "apps", "rules", "exclude", "external-groups", "lock", "variables", "profiles", "baseline",
-                                   "fail-on", "limits"]
+                                   "fail-on", "limits", "profile-expiring-days"]
     /// The keys of an `apps` entry.
     public static let knownAppKeys = ["name", "entitlements", "bundle-id", "profile", "team"]
 
@@ -146,6 +148,11 @@ public struct Configuration: Sendable, Hashable {
                 config.profiles = try strings(v, key, "folders or files of provisioning profiles")
             case "external-groups":
                 config.externalGroups = try strings(v, key, "keychain access groups or app groups")
+            case "profile-expiring-days":
+                guard v.resolvedTagName == .int, let n = v.int, n > 0, n <= 3650 else {
+                    throw fail(v, "'profile-expiring-days' must be a whole number of days from 1 to 3650, not '\(OutputText.excerpt(v.scalar?.string ?? "a collection"))'")
+                }
+                config.profileExpiringDays = n
             case "baseline":
                 config.baseline = try string(v, key)
             case "fail-on":

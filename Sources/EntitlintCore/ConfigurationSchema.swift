@@ -151,6 +151,11 @@ public enum ConfigurationSchema {
             "baseline": .string("Baseline file of known findings, hidden from reports (entitlint lint --write-baseline FILE writes it)."),
             "fail-on": failOn,
             "limits": limits,
+            "profile-expiring-days": {
+                var n = Node("profile-expiring reports a profile in use that expires within this many days (default 30; at most 3650).", type: "integer")
+                n.minimum = 1
+                return n
+            }(),
         ]
         root.definitions = ["ruleSetting": setting]
 

@@ -9,8 +9,8 @@ struct ProfileExpiringRule: ProfileRule {
         rationale: """
         A profile stops working on its `ExpirationDate` (DOMAIN.md section 3): a release built with it after that \
         date cannot be signed, and Ad Hoc, development and Enterprise installs stop launching. Renewing before then \
-        avoids a broken release day. The window is 30 days by default (`CheckSettings.expiringWithinDays` in \
-        `LintOptions.settings` for library users); the profiles checked are those of `profile-expired`. The \
+        avoids a broken release day. The window is 30 days by default; `profile-expiring-days: N` in \
+        `.entitlint.yml` changes it (1 to 3650 days); the profiles checked are those of `profile-expired`. The \
         examples are checked as on 2025-06-01.
         """,
         triggering: [

@@ -130,6 +130,7 @@ struct FactValues {
                 try configuration.checkPathsInsideProject()
                 o.configuration = configuration
                 o.settings.externalGroups = configuration.externalGroups
+                if let days = configuration.profileExpiringDays { o.settings.expiringWithinDays = days }
             } catch {
                 throw CLIError("bad configuration: \(error)")
             }

@@ -49,5 +49,25 @@ final class ProfileCommandTests: XCTestCase {
         let soon = try CLI.run(["lint", "."], in: Self.family, environment: ["ENTITLINT_NOW": "2125-12-20"])
         XCTAssertEqual(soon.status, 0)
         XCTAssertTrue(soon.stdout.contains("expires on 2126-01-05 (in 16 days)"), soon.stdout)
+
+        // The window is the configuration's `profile-expiring-days`.
+        let dir = try CLI.temporaryDirectory(self)
+        try FileManager.default.copyItem(at: Self.family, to: dir.appendingPathComponent("family"))
+        let copy = dir.appendingPathComponent("family")
+        let config = try String(contentsOf: copy.appendingPathComponent(".entitlint.yml"), encoding: .utf8)
+        func window(_ line: String) throws {
+            try (config + "\n" + line + "\n").write(to: copy.appendingPathComponent(".entitlint.yml"), atomically: true, encoding: .utf8)
+        }
+        try window("profile-expiring-days: 7")
+        let narrow = try CLI.run(["lint", "."], in: copy, environment: ["ENTITLINT_NOW": "2125-12-20"])
+        XCTAssertEqual(narrow.status, 0, narrow.stdout)
+        XCTAssertFalse(narrow.stdout.contains("[profile-expiring]"), narrow.stdout)
+        try window("profile-expiring-days: 20")
+        let wide = try CLI.run(["lint", "."], in: copy, environment: ["ENTITLINT_NOW": "2125-12-20"])
+        XCTAssertTrue(wide.stdout.contains("[profile-expiring]"), wide.stdout)
+        try window("profile-expiring-days: 0")
+        let bad = try CLI.run(["lint", "."], in: copy)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("'profile-expiring-days' must be a whole number of days from 1 to 3650, not '0'"), bad.stderr)
     }
 }
