@@ -9,7 +9,8 @@
 ///   entitlements or a setting) on the other side: a guess replaced by the real prefix is not a
 ///   drift. Two real prefixes that differ are a prefix change.
 /// - What stays in different forms after that (a variable still unknown on one side only) is not
-///   compared: `init` returns nil.
+///   compared (`init` returns nil), unless one side lists the other's default, in the same form,
+///   after its own first group: then the two defaults are two groups of one list.
 public struct DefaultGroupComparison: Sendable, Hashable {
     /// Why the default moved, which decides the fix (DOMAIN.md section 4).
     public enum Cause: Sendable, Hashable {
@@ -67,8 +68,15 @@ public struct DefaultGroupComparison: Sendable, Hashable {
         }
         let oldDefault = form(entry.defaultAccessGroup, oldExpander, rewriteOld)
         let newDefault = form(current.value, newExpander, rewriteNew)
-        guard Self.references(oldDefault) == Self.references(newDefault) else { return nil }
         let newList = list.entries.map { form($0.value, newExpander, rewriteNew) }
+        if Self.references(oldDefault) != Self.references(newDefault) {
+            // Different forms (`$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` and
+            // `$(AppIdentifierPrefix)com.example.shared`, the bundle ID unknown on both sides) are
+            // still two groups when one side lists the other's default, in the same form, after
+            // its own first group: a list names a group once (a repeat is another rule's).
+            let oldList = entry.accessGroups.map { form($0, oldExpander, rewriteOld) }
+            guard newList.dropFirst().contains(oldDefault) || oldList.dropFirst().contains(newDefault) else { return nil }
+        }
         let oldAppID = oldBundle.map { form("$(AppIdentifierPrefix)" + $0, oldExpander, rewriteOld) }
 
         self.oldDefault = oldDefault
@@ -92,10 +100,14 @@ public struct DefaultGroupComparison: Sendable, Hashable {
             let listed = Set(newList)
             let newConcrete = newList.allSatisfy { Self.references($0).isEmpty }
             var seen = Set<String>()
-            removedGroups = entry.accessGroups.map { form($0, oldExpander, rewriteOld) }.filter { g in
-                g != oldDefault && g != oldAppID && !g.hasPrefix("group.") && g != "com.apple.token"
-                    && !listed.contains(g) && Self.references(g).isEmpty == newConcrete && seen.insert(g).inserted
-            }
+            // A group is still there in its recorded form or with a guessed prefix given way: the
+            // lock cannot say which groups were written with `$(AppIdentifierPrefix)`.
+            removedGroups = entry.accessGroups.filter { raw in
+                let g = form(raw, oldExpander, rewriteOld)
+                let asRecorded = oldExpander.expand(raw).text
+                return g != oldDefault && g != oldAppID && !g.hasPrefix("group.") && g != "com.apple.token"
+                    && !listed.contains(g) && !listed.contains(asRecorded) && Self.references(g).isEmpty == newConcrete
+            }.map { form($0, oldExpander, rewriteOld) }.filter { seen.insert($0).inserted }
         }
     }
 

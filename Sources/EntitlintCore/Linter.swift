@@ -447,7 +447,8 @@ public struct Linter: Sendable {
     /// The reference rules once every unit of the run is known: each unit renamed since the
     /// reference against the entry it pairs with (its name's entry was checked with the unit),
     /// and the entries of a lock file that no unit pairs with, among those the run covered: an
-    /// entry whose file was read in the run, or whose file is gone from a folder the run walked;
+    /// entry whose file was read in the run, or whose file is gone from a folder the run walked
+    /// (a path from the lock is looked up only there, never opened);
     /// an entry that records no file, when the run walked the lock file's folder. `context`:
     /// units formed only to be compared with (a project's other targets), never reported on.
     func referenceFindings(units: [SigningUnit], context: [SigningUnit], lock: LockFile?, options: LintOptions, cwd: String) -> [Finding] {
@@ -470,7 +471,7 @@ public struct Linter: Sendable {
         func isWalked(_ path: String) -> Bool { walked.contains { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") } }
         let covered = unpaired.filter { name in
             if let file = lock.file(of: lock.units[name]!, cwd: cwd) {
-                return read.contains(file) || (Paths.kind(file) == .missing && isWalked(file))
+                return read.contains(file) || (isWalked(file) && Paths.kind(file) == .missing)
             }
             return lock.path.map { isWalked(Paths.absolute(Paths.directoryName($0), cwd: cwd)) } ?? false
         }

@@ -125,36 +125,49 @@ public struct LockFile: Sendable, Hashable, Codable {
     }
 
     /// Whether some entry records `unit`: one of its name, or, for a unit renamed since, one of
-    /// its bundle ID or read from its file.
+    /// its bundle ID or read from its file. One pass over the entries, comparing strings.
     public func hasReference(for unit: SigningUnit, cwd: String = Paths.currentDirectory()) -> Bool {
         if units[unit.name] != nil { return true }
-        let file = Paths.absolute(unit.entitlementsPath, cwd: cwd)
-        return units.values.contains { e in
-            (e.bundleID != nil && e.bundleID == unit.bundleID?.value) || self.file(of: e, cwd: cwd) == file
-        }
+        let bundle = unit.bundleID?.value
+        let file = relativeFile(of: unit, cwd: cwd)
+        return units.values.contains { e in (bundle != nil && e.bundleID == bundle) || e.entitlements == file }
+    }
+
+    /// The unit's file as an entry of this lock records it: relative to the lock's folder.
+    func relativeFile(of unit: SigningUnit, cwd: String) -> String {
+        let base = path.map { Paths.absolute(Paths.directoryName($0), cwd: cwd) } ?? cwd
+        return Baseline.relativePath(Paths.absolute(unit.entitlementsPath, cwd: cwd), from: base)
     }
 
     /// Pairs the units of a run with the entries: by name first; then each unit that no entry
     /// names takes, among the entries no unit of the run names, the one of its bundle ID or
-    /// read from its file (both beat one; the same configuration breaks a tie, then the
-    /// entry's name). `all`: the names of every unit the run formed, context included.
-    /// Returns the renamed pairs (unit name -> entry name) and the entries paired with no unit.
+    /// read from its file (both beat one, the bundle ID beats the file; the same configuration
+    /// breaks a tie, then the entry's name). `all`: the names of every unit the run formed,
+    /// context included. Returns the renamed pairs (unit name -> entry name) and the entries
+    /// paired with no unit. Entries are indexed once: the work grows with units plus entries.
     public func pair(_ units: [SigningUnit], all: Set<String>, cwd: String = Paths.currentDirectory())
         -> (renamed: [String: String], unpaired: [String]) {
         var free = Set(self.units.keys).subtracting(all)
+        var byBundle: [String: [String]] = [:]
+        var byFile: [String: [String]] = [:]
+        for name in free.sorted() {
+            let e = self.units[name]!
+            if let b = e.bundleID { byBundle[b, default: []].append(name) }
+            if let f = e.entitlements { byFile[f, default: []].append(name) }
+        }
         var renamed: [String: String] = [:]
         for unit in units.sorted(by: { $0.name < $1.name }) where self.units[unit.name] == nil {
-            let file = Paths.absolute(unit.entitlementsPath, cwd: cwd)
-            let configuration = unit.origin?.configuration
+            let file = relativeFile(of: unit, cwd: cwd)
+            let bundle = unit.bundleID?.value
+            let configuration = unit.origin.map { "(\($0.configuration))" }
             var best: (name: String, score: Int)?
-            for name in free.sorted() {
+            for name in (bundle.flatMap { byBundle[$0] } ?? []) + (byFile[file] ?? []) where free.contains(name) {
                 let e = self.units[name]!
                 var score = 0
-                if let b = e.bundleID, b == unit.bundleID?.value { score += 4 }
-                if self.file(of: e, cwd: cwd) == file { score += 2 }
-                guard score > 0 else { continue }
-                if let configuration, name.hasSuffix("(\(configuration))") { score += 1 }
-                if best == nil || score > best!.score { best = (name, score) }
+                if let b = e.bundleID, b == bundle { score += 4 }
+                if e.entitlements == file { score += 2 }
+                if let configuration, name.hasSuffix(configuration) { score += 1 }
+                if best == nil || score > best!.score || (score == best!.score && name < best!.name) { best = (name, score) }
             }
             if let best {
                 renamed[unit.name] = best.name
@@ -200,18 +213,23 @@ public struct LockFile: Sendable, Hashable, Codable {
         return Array(data) + [0x0A]
     }
 
-    /// The line of the entry `name` in `encoded()` (1 when not found): where a finding about the
-    /// entry points.
-    public func line(of name: String) -> Int {
+    /// The line of each entry in `encoded()` (1 for a name not found), where findings about the
+    /// entries point. One encoding and one pass over it, however many entries are asked for.
+    public func lines(of names: [String]) -> [String: Int] {
         let enc = JSONEncoder()
         enc.outputFormatting = [.withoutEscapingSlashes]
-        guard let key = try? enc.encode(name) else { return 1 }
-        let needle = "    " + String(decoding: key, as: UTF8.self) + " : {"
+        var wanted: [String: String] = [:]
+        for name in names {
+            guard let key = try? enc.encode(name) else { continue }
+            wanted["    " + String(decoding: key, as: UTF8.self) + " : {"] = name
+        }
+        var out: [String: Int] = [:]
         var line = 1
         for l in String(decoding: encoded(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            if l == needle { return line }
+            if l.hasPrefix("    \""), l.hasSuffix(" : {"), let name = wanted[String(l)] { out[name] = line }
             line += 1
         }
-        return 1
+        for name in names where out[name] == nil { out[name] = 1 }
+        return out
     }
 }

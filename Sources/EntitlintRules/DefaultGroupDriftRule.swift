@@ -47,6 +47,10 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         comment: "The unit was renamed together with its bundle ID: its entry is found by its file, and the default moved.",
                         locked: ["App": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
                                                        accessGroups: ["ABCDE12345.com.example.App"], entitlements: "Example.entitlements")]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        comment: "Team and bundle ID unknown on both sides (`--against` with no flags): the list still names the old default after a new first group, so the default moved.",
+                        locked: ["Example": LockFile.Entry(bundleID: nil, defaultAccessGroup: "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",
+                                                           accessGroups: ["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)com.example.shared"])]),
             RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
                         bundleID: "com.example.App", teamID: "ABCDE12345",
                         comment: "The default did not move, but a keychain group the lock records is gone: items saved there are stranded.",
@@ -124,13 +128,14 @@ struct DefaultGroupDriftRule: ReferenceRule {
 
     func check(unpaired names: [String], in lock: LockFile) -> [Finding] {
         let path = lock.path.map { Paths.display($0) } ?? "entitlint.lock"
+        let lines = lock.lines(of: names)
         return names.map { name in
             let entry = lock.units[name]!
             let quoted = "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
             let file = entry.entitlements.map { " (\($0))" } ?? ""
             let message = "lock entry \"\(name)\"\(file) matches no unit of this run by name, bundle ID or file: if the app was removed, drop the entry with `entitlint lock --drop \(quoted)`; if it was renamed along with its bundle ID, its users' items are still in \"\(entry.defaultAccessGroup)\": migrate them in code, then drop the entry and run `entitlint lock`"
             return Finding(rule: Self.description.id, severity: .note, message: message, path: path,
-                           line: lock.line(of: name), column: 5, keyPath: "units.\(name)")
+                           line: lines[name] ?? 1, column: 5, keyPath: "units.\(name)")
         }
     }
 
