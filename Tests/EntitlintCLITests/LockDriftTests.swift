@@ -3,30 +3,7 @@ import XCTest
 
 /// The lock file and `--against` end to end: the two sides of `default-group-drift` compared in
 /// one form, units renamed since, entries no unit pairs with, and the README's recipe.
-final class LockDriftTests: XCTestCase {
-    @discardableResult
-    func git(_ args: [String], in dir: URL, check: Bool = true) throws -> CLI.Result {
-        let r = try CLI.git(args, in: dir, environment: GitTests.environment)
-        if check && r.status != 0 { XCTFail("git \(args.joined(separator: " ")) failed: \(r.stderr)") }
-        return r
-    }
-
-    func entitlint(_ args: [String], in dir: URL) throws -> CLI.Result {
-        try CLI.run(args, in: dir, environment: GitTests.environment)
-    }
-
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-
-    func repository() throws -> URL {
-        let dir = try CLI.temporaryDirectory(self)
-        try git(["init", "-q"], in: dir)
-        return dir
-    }
-
+final class LockDriftTests: GitTestCase {
     func count(_ rule: String, in text: String) -> Int { text.components(separatedBy: "[\(rule)]").count - 1 }
 
     let own = "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"
