@@ -89,6 +89,18 @@ public struct LockFile: Sendable, Hashable, Codable {
     /// entries' `entitlements` paths (else the current folder). Not written to the file.
     public var path: String?
 
+    /// The bundle IDs and files the entries record, for `hasReference`: built by `init`, `load`
+    /// and `indexEntries()`; used while the number of entries is the one indexed (only
+    /// `entitlint lock` changes entries, and it does not ask), else the entries are scanned.
+    /// Not written.
+    public private(set) var referenceIndex: ReferenceIndex?
+
+    public struct ReferenceIndex: Sendable, Hashable {
+        var bundleIDs: Set<String>
+        var files: Set<String>
+        var count: Int
+    }
+
     enum CodingKeys: String, CodingKey {
         case version, units
     }
@@ -96,6 +108,13 @@ public struct LockFile: Sendable, Hashable, Codable {
     public init(units: [String: Entry] = [:]) {
         self.version = 1
         self.units = units
+        indexEntries()
+    }
+
+    /// Builds `referenceIndex` from the entries as they are.
+    public mutating func indexEntries() {
+        referenceIndex = ReferenceIndex(bundleIDs: Set(units.values.compactMap(\.bundleID)),
+                                        files: Set(units.values.compactMap(\.entitlements)), count: units.count)
     }
 
     /// The entry recording `unit`; `folder` (absolute) is the base of its `entitlements` path.
@@ -125,11 +144,14 @@ public struct LockFile: Sendable, Hashable, Codable {
     }
 
     /// Whether some entry records `unit`: one of its name, or, for a unit renamed since, one of
-    /// its bundle ID or read from its file. One pass over the entries, comparing strings.
+    /// its bundle ID or read from its file. Two set lookups with the index, else one pass.
     public func hasReference(for unit: SigningUnit, cwd: String = Paths.currentDirectory()) -> Bool {
         if units[unit.name] != nil { return true }
         let bundle = unit.bundleID?.value
         let file = relativeFile(of: unit, cwd: cwd)
+        if let index = referenceIndex, index.count == units.count {
+            return bundle.map(index.bundleIDs.contains) == true || index.files.contains(file)
+        }
         return units.values.contains { e in (bundle != nil && e.bundleID == bundle) || e.entitlements == file }
     }
 
@@ -197,6 +219,7 @@ public struct LockFile: Sendable, Hashable, Codable {
             var lock = try JSONDecoder().decode(LockFile.self, from: Data(bytes))
             guard lock.version == 1 else { throw LoadError.invalid(path, "unsupported version \(lock.version)") }
             lock.path = path
+            lock.indexEntries()
             return lock
         } catch let e as LoadError {
             throw e

@@ -59,6 +59,7 @@ public enum RevisionReference {
         for unit in result.units where unit.accessGroups.defaultGroup != nil {
             lock.units[unit.name] = LockFile.entry(for: unit)
         }
+        lock.indexEntries()
         return lock
     }
 }

@@ -111,8 +111,9 @@ final class GitTests: GitTestCase {
         XCTAssertEqual(moved.stdout.components(separatedBy: "[default-group-drift]").count - 1, 1, moved.stdout)
     }
 
-    /// At REV the team was unknown, so the default group there is symbolic: never guessed, never
-    /// compared (a team added to the config is not a moved default).
+    /// At REV the team was unknown, so the default group there is symbolic; with the team known
+    /// now it is the same group in the form compared (a team added to the config is not a moved
+    /// default).
     func testAgainstSkipsUnitsWhoseDefaultWasSymbolic() throws {
         let dir = try repository()
         try write("apps:\n  - name: App\n    entitlements: App.entitlements\n", ".entitlint.yml", in: dir)
