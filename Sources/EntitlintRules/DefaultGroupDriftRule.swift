@@ -51,6 +51,18 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         comment: "Team and bundle ID unknown on both sides (`--against` with no flags): the list still names the old default after a new first group, so the default moved.",
                         locked: ["Example": LockFile.Entry(bundleID: nil, defaultAccessGroup: "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",
                                                            accessGroups: ["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)com.example.shared"])]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(VAULT_GROUP)</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.App", teamID: "ABCDE12345",
+                        comment: "The first group comes from a setting whose value changed: the fix is the setting, since the file may be shared by configurations whose default did not move.",
+                        settings: ["VAULT_GROUP": "com.example.vault2"],
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.vault",
+                                                           accessGroups: ["ABCDE12345.com.example.vault", "ABCDE12345.com.example.App"])]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.App", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.App</string>\n</array>",
+                        comment: "The old first group is one the current profile does not allow: listing it again would fail signing, so the advice is to migrate.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.old",
+                                                           accessGroups: ["ABCDE12345.com.example.old", "ABCDE12345.com.example.App"])]),
             RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
                         bundleID: "com.example.App", teamID: "ABCDE12345",
                         comment: "The default did not move, but a keychain group the lock records is gone: items saved there are stranded.",
@@ -105,7 +117,17 @@ struct DefaultGroupDriftRule: ReferenceRule {
             case .otherFirstGroup:
                 message += ": items saved without kSecAttrAccessGroup stay in \"\(old)\""
                 message += comparison.oldDefaultStillListed ? " and are lost once it leaves the list" : ", which is no longer in the list, so they are lost"
-                if let suggestion = Self.written(old, comparison: comparison) {
+                let settings = VariableExpander.references(in: current.raw).map(\.name).filter { !VariableExpander.standardNames.contains($0) }
+                if let profile = context.unit.profile, !old.contains("$("), !old.contains("${"),
+                   ProfileAllowlist.allows(profile.profile, key: "keychain-access-groups", value: old) == false {
+                    // Advice to list a group the profile forbids would fail signing (group-missing-from-profile).
+                    message += "; profile \"\(profile.displayName)\" does not allow it, so migrate the items in code\(relock)"
+                    break   // out of the switch: nothing more to advise
+                } else if !settings.isEmpty {
+                    // The first group comes from a build setting: the file may be shared by configurations
+                    // whose defaults did not move, so the fix is the setting, not the file.
+                    message += "; the first group comes from the setting\(settings.count > 1 ? "s" : "") \(Array(Set(settings)).sorted().joined(separator: ", ")): give \(settings.count > 1 ? "them" : "it") back the value that made \"\(old)\" first in this configuration (editing keychain-access-groups would move the default of every configuration that shares the file)"
+                } else if let suggestion = Self.written(old, comparison: comparison) {
                     message += "; put \"\(suggestion)\" first in keychain-access-groups again"
                 } else {
                     message += "; put it first in keychain-access-groups again if the profile allows it"

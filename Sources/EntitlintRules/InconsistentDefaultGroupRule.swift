@@ -76,12 +76,17 @@ struct InconsistentDefaultGroupRule: ProjectRule {
             let hostMissing = !myList.contains(hostDefault.value)
             let mineMissing = !hostList.contains(myDefault.value)
             guard hostMissing || mineMissing else { continue }
-            let hostWritten = Self.written(hostDefault.value, in: host)
             var message: String
             if hostMissing {
                 message = "the host app \(hostName)'s default access group \"\(hostDefault.value)\" is not in this extension's list, although both list \"\(shared)\": what the app saves without kSecAttrAccessGroup is out of this extension's reach"
                 if mineMissing { message += ", and what this extension saves without it goes to \"\(myDefault.value)\", out of the app's" }
-                message += "; add \"\(hostWritten)\" to keychain-access-groups here, after \"\(myDefault.raw)\" so that this extension's own default does not move, or always pass kSecAttrAccessGroup"
+                // Written with this extension's own prefix; a group of another prefix is one it
+                // cannot list (team-prefix-mismatch), so then only the explicit group is advised.
+                if let prefix = c.unit.appIDPrefix?.value, hostDefault.value.hasPrefix(prefix + ".") {
+                    message += "; add \"\(Self.written(hostDefault.value, in: c))\" to keychain-access-groups here, after \"\(myDefault.raw)\" so that this extension's own default does not move, or always pass kSecAttrAccessGroup"
+                } else {
+                    message += "; always pass kSecAttrAccessGroup (\"\(shared)\") for what they share"
+                }
             } else {
                 message = "this extension's default access group \"\(myDefault.value)\" is not in the host app \(hostName)'s list, although both list \"\(shared)\": what this extension saves without kSecAttrAccessGroup is out of the app's reach; always pass kSecAttrAccessGroup (\"\(shared)\") for what they share"
             }
