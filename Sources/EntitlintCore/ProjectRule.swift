@@ -82,6 +82,10 @@ extension Linter {
             for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }
         }
         findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
+        var options = LintOptions()
+        options.settings = settings
+        options.paths = []
+        findings += referenceFindings(units: units, context: [], lock: lock, options: options, cwd: Paths.currentDirectory())
         return applySeverities(findings).sorted()
     }
 }

@@ -150,8 +150,8 @@ extension Linter {
     /// over every unit of the run, and folds identical findings of several configurations into one.
     func lintProjectUnits(_ discovery: Discovery?, looseUnits: [SigningUnit], options: LintOptions, profiles: [ProfileFile],
                           walkedProfiles: Set<String> = [], byAbs: [String: ParsedInput], lock: LockFile?,
-                          cwd: String) -> (units: [SigningUnit], findings: [Finding]) {
-        guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? []) }
+                          cwd: String) -> (units: [SigningUnit], findings: [Finding], context: [SigningUnit]) {
+        guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? [], []) }
         let discovered = discovery.units
         let slots = UnsafeMutableBufferPointer<(UnitContext, [Finding])?>.allocate(capacity: discovered.count)
         slots.initialize(repeating: nil)
@@ -176,11 +176,13 @@ extension Linter {
         Parallel.forEach(discovered.count, jobs: options.workers, work)
         var contexts: [UnitContext] = []
         var units: [SigningUnit] = []
+        var outOfScope: [SigningUnit] = []
         var findings = discovery.findings
         var scope = Set(looseUnits.map(\.name))
         for (i, slot) in slots.enumerated() {
             guard let (context, found) = slot else { continue }
             contexts.append(context)
+            if !discovered[i].inScope { outOfScope.append(context.unit) }
             if discovered[i].inScope {
                 units.append(context.unit)
                 scope.insert(context.unit.name)
@@ -206,7 +208,7 @@ extension Linter {
             }
             for family in order { findings += runProjectRules(families[family]!, scope: scope) }
         }
-        return (units, Self.foldConfigurations(findings, units: units))
+        return (units, Self.foldConfigurations(findings, units: units), outOfScope)
     }
 
     /// The profiles that may be a discovered unit's, as signing pairs them: never one its target's

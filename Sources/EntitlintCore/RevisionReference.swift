@@ -4,9 +4,11 @@
 /// The units of the run are formed again from the files as they were at REV, read from git
 /// (nothing is checked out or written): the entitlements files, the profiles, and the
 /// configuration as it was there (the current one when it did not exist yet, or no longer parses).
-/// Flags (`--team-id`, `--bundle-id`, `--profile`) apply to both sides. A unit whose default group
-/// at REV is symbolic (its team or bundle ID was unknown there) is not compared: Entitlint never
-/// guesses a value.
+/// Flags (`--team-id`, `--bundle-id`, `--profile`) apply to both sides. Each unit at REV is
+/// recorded with its facts and their sources, as `entitlint lock` records it, and compared in one
+/// form with the unit now (`DefaultGroupComparison`): a default symbolic on both sides (the team
+/// unknown in both) is compared as written, so a run with no flags still finds a real move, and one
+/// that stays symbolic on one side only is not compared: Entitlint never guesses a value.
 public enum RevisionReference {
     public static func lock(at revision: String, repository: GitRepository, options: LintOptions,
                             knownRules: Set<String>) throws(UsageError) -> LockFile {
@@ -54,10 +56,10 @@ public enum RevisionReference {
         lock.reference = "at revision \(revision)"
         guard !old.paths.isEmpty else { return lock }
         let result = try Linter(rules: []).lint(old)
-        for unit in result.units {
-            guard let group = unit.accessGroups.defaultGroup, group.isConcrete else { continue }
+        for unit in result.units where unit.accessGroups.defaultGroup != nil {
             lock.units[unit.name] = LockFile.entry(for: unit)
         }
+        lock.indexEntries()
         return lock
     }
 }

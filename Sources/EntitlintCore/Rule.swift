@@ -16,6 +16,10 @@ public struct RuleExample: Sendable, Hashable {
     public var profileEntitlements: String?
     /// When set, the lock file records this default access group for the unit.
     public var lockedDefaultGroup: String?
+    /// Entries of the example's lock file by unit name (the example's unit is `Example`, its file
+    /// `Example.entitlements`), for what `lockedDefaultGroup` cannot say: facts and their sources,
+    /// the group list, a unit renamed since.
+    public var locked: [String: LockFile.Entry] = [:]
     /// One line for the docs: why this example does or does not trigger.
     public var comment: String?
     /// For project rules: the units of the example's project (`RuleExample.project(_:)`, ProjectRule.swift);
@@ -55,8 +59,9 @@ public struct RuleExample: Sendable, Hashable {
 
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
                 lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil,
-                settings: [String: String] = [:], unused: Bool = false) {
+                settings: [String: String] = [:], unused: Bool = false, locked: [String: LockFile.Entry] = [:]) {
         self.entitlements = entitlements
+        self.locked = locked
         self.settings = settings
         self.unused = unused
         self.bundleID = bundleID
@@ -119,6 +124,9 @@ public struct StringItem: Sendable, Hashable {
 public final class UnitContext: @unchecked Sendable {
     public let unit: SigningUnit
     public let lock: LockFile?
+    /// The lock entry (or unit at the `--against` revision) this unit is compared with: the one
+    /// of its name, or, for a unit renamed since, the one the run paired it with (`LockFile.pair`).
+    public let lockEntry: (name: String, entry: LockFile.Entry)?
     /// The unit's access-group list (DOMAIN.md section 1), built when first asked for: in a run
     /// without a lock file or profiles few rules need it, and building it was a seventh of
     /// linting a unit. Locked, since a project's rules may read another unit's context.
@@ -145,9 +153,11 @@ public final class UnitContext: @unchecked Sendable {
     /// for (three rules read them). A unit's rules run on one thread, one after another.
     public private(set) lazy var appGroups: [StringItem] = StringItem.items(of: "com.apple.security.application-groups", in: unit.entitlements)
 
-    public init(unit: SigningUnit, lock: LockFile?, settings: CheckSettings = CheckSettings()) {
+    public init(unit: SigningUnit, lock: LockFile?, settings: CheckSettings = CheckSettings(),
+                lockEntry: (name: String, entry: LockFile.Entry)? = nil) {
         self.unit = unit
         self.lock = lock
+        self.lockEntry = lockEntry ?? lock?.namedEntry(for: unit)
         self.settings = settings
         self.expander = unit.expander
         var groups = StringItem.items(of: "keychain-access-groups", in: unit.entitlements)
@@ -179,11 +189,27 @@ public protocol Rule: Sendable {
     var asProfileRule: (any ProfileRule)? { get }
     /// The rule as a project rule, if it is one (same reason).
     var asProjectRule: (any ProjectRule)? { get }
+    /// The rule as a reference rule, if it is one (same reason).
+    var asReferenceRule: (any ReferenceRule)? { get }
 }
 
 extension Rule {
     public var asProfileRule: (any ProfileRule)? { nil }
     public var asProjectRule: (any ProjectRule)? { nil }
+    public var asReferenceRule: (any ReferenceRule)? { nil }
+}
+
+/// A rule that compares units with the run's reference point (the lock file, or the units at a
+/// git revision). Its per-unit check sees the entry of the unit's name; once every unit of the
+/// run is known, the linter checks again each unit renamed since against the entry it pairs
+/// with (`LockFile.pair`), and hands the rule the entries of a lock file that the run covered
+/// and no unit pairs with.
+public protocol ReferenceRule: Rule {
+    func check(unpaired names: [String], in lock: LockFile) -> [Finding]
+}
+
+extension ReferenceRule {
+    public var asReferenceRule: (any ReferenceRule)? { self }
 }
 
 extension Rule {

@@ -1,7 +1,7 @@
 import EntitlintCore
 
 /// `default-group-drift` (DOMAIN.md section 4).
-struct DefaultGroupDriftRule: Rule {
+struct DefaultGroupDriftRule: ReferenceRule {
     static let description = RuleDescription(
         id: "default-group-drift", severity: .error,
         summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
@@ -12,14 +12,62 @@ struct DefaultGroupDriftRule: Rule {
         Items saved before stay in the old group and become unreachable once it leaves the list. `entitlint lock` \
         records every unit's default group in `entitlint.lock`; this rule compares against it, or, with \
         `lint --against REV`, against the default group of the same unit in the files as they were at revision REV.
+
+        The two are compared in one form (section 4): a fact one side does not know (team, bundle ID) is taken \
+        from the other, so a lock written with `--team-id --bundle-id` matches a hook run given neither, and a \
+        symbolic `$(AppIdentifierPrefix)...` matches its expansion. An App ID prefix that was a guess (the Team ID \
+        taken for it) gives way to a real one (a profile's, the entitlements', a setting's) on the other side. \
+        What stays in different forms is not compared. A unit is paired with the entry of its name, else, when \
+        renamed, with the entry of its bundle ID or of its file that no other unit takes: a renamed app whose \
+        bundle ID changed too is a drift, not a new entry.
+
+        The fix depends on the cause (section 4): another group first (a reorder, a new first group) is undone by \
+        putting the old default first again, written as Xcode writes it so that every configuration sharing the \
+        file keeps its own; after a bundle-ID change the old App ID could stay listed only with the old bundle ID's \
+        profile, so the items must be migrated in code; after a prefix change the new profile forbids the old \
+        group: migrate through an app group before the change. A keychain group the reference had and the unit no \
+        longer lists is a warning: items saved there with an explicit group are stranded. A lock entry that no \
+        unit pairs with, in a run that read its file or walked its folder, is a note on the lock file naming the \
+        entry and how to drop it (`entitlint lock --drop NAME`).
         """,
         triggering: [
             RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
-                        lockedDefaultGroup: "ABCDE12345.com.example.AppOne",
-                        comment: "The bundle ID changed and there are no keychain-access-groups: the default is the App ID, so it moved."),
+                        comment: "The bundle ID changed and there are no keychain-access-groups: the default is the App ID, so it moved; the old App ID needs the old bundle ID's profile, so the items are migrated in code.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.AppOne", defaultAccessGroup: "ABCDE12345.com.example.AppOne",
+                                                           accessGroups: ["ABCDE12345.com.example.AppOne"])]),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345", lockedDefaultGroup: "ABCDE12345.com.example.AppOne",
-                        comment: "Keychain Sharing was turned on with the shared group first."),
+                        comment: "Keychain Sharing was turned on with the shared group first: the fix puts the app's own ID first again."),
+            RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.App</string>",
+                        comment: "The App ID prefix changed (the app moved to another team): the old group cannot be kept.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "Y54WEA9F74.com.example.App",
+                                                           accessGroups: ["Y54WEA9F74.com.example.App"], appIDPrefix: "Y54WEA9F74",
+                                                           sources: ["app-id-prefix": .init(kind: .profile, detail: "profile App.mobileprovision")])]),
+            RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.Notes</string>",
+                        comment: "The unit was renamed together with its bundle ID: its entry is found by its file, and the default moved.",
+                        locked: ["App": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
+                                                       accessGroups: ["ABCDE12345.com.example.App"], entitlements: "Example.entitlements")]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        comment: "Team and bundle ID unknown on both sides (`--against` with no flags): the list still names the old default after a new first group, so the default moved.",
+                        locked: ["Example": LockFile.Entry(bundleID: nil, defaultAccessGroup: "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",
+                                                           accessGroups: ["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)com.example.shared"])]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(VAULT_GROUP)</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.App", teamID: "ABCDE12345",
+                        comment: "The first group comes from a setting whose value changed: the fix is the setting, since the file may be shared by configurations whose default did not move.",
+                        settings: ["VAULT_GROUP": "com.example.vault2"],
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.vault",
+                                                           accessGroups: ["ABCDE12345.com.example.vault", "ABCDE12345.com.example.App"])]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.App", teamID: "ABCDE12345",
+                        profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.App</string>\n</array>",
+                        comment: "The old first group is one the current profile does not allow: listing it again would fail signing, so the advice is to migrate.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.old",
+                                                           accessGroups: ["ABCDE12345.com.example.old", "ABCDE12345.com.example.App"])]),
+            RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.App", teamID: "ABCDE12345",
+                        comment: "The default did not move, but a keychain group the lock records is gone: items saved there are stranded.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
+                                                           accessGroups: ["ABCDE12345.com.example.App", "ABCDE12345.com.example.vault"])]),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
@@ -27,19 +75,101 @@ struct DefaultGroupDriftRule: Rule {
                         comment: "Sharing turned on with the app's own ID kept first: the default did not move."),
             RuleExample("<key>application-identifier</key>\n<string>ABCDE12345.com.example.NewName</string>",
                         comment: "No lock file entry for this unit: nothing to compare with."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "Locked with `--team-id` and `--bundle-id`, linted by a hook that knows neither: the lock's facts complete the symbolic default, which is the locked one.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.AppOne", defaultAccessGroup: "ABCDE12345.com.example.AppOne",
+                                                           accessGroups: ["ABCDE12345.com.example.AppOne", "ABCDE12345.com.example.shared"],
+                                                           appIDPrefix: "ABCDE12345", teamID: "ABCDE12345",
+                                                           sources: ["app-id-prefix": .init(kind: .guess, detail: "App ID prefix taken to be the Team ID (flag --team-id)"),
+                                                                     "bundle-id": .init(kind: .flag, detail: "flag --bundle-id"),
+                                                                     "team-id": .init(kind: .flag, detail: "flag --team-id")])]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345", lockedDefaultGroup: "$(AppIdentifierPrefix)com.example.AppOne",
+                        comment: "Locked while the team was unknown: the symbolic default is the same group as its expansion now."),
+            RuleExample("<key>application-identifier</key>\n<string>Y54WEA9F74.com.example.App</string>",
+                        teamID: "7S6YLL52WH",
+                        comment: "Locked with the Team ID guessed as the App ID prefix; the entitlements now state the real (legacy) prefix: not a drift.",
+                        locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "7S6YLL52WH.com.example.App",
+                                                           accessGroups: ["7S6YLL52WH.com.example.App"], appIDPrefix: "7S6YLL52WH", teamID: "7S6YLL52WH",
+                                                           sources: ["app-id-prefix": .init(kind: .guess, detail: "App ID prefix taken to be the Team ID (flag --team-id)")])]),
+            RuleExample("<key>application-identifier</key>\n<string>ABCDE12345.com.example.App</string>",
+                        comment: "The unit was renamed but kept its bundle ID: paired with its entry by bundle ID, same default.",
+                        locked: ["OldName": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
+                                                           accessGroups: ["ABCDE12345.com.example.App"])]),
         ]
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        guard let lock = context.lock, let entry = lock.units[context.unit.name],
-              let current = context.accessGroups.defaultGroup else { return [] }
-        guard current.value != entry.defaultAccessGroup else { return [] }
-        var message = "default access group changed from \"\(entry.defaultAccessGroup)\" (\(lock.reference ?? "lock file")) to \"\(current.value)\""
-        if let old = entry.bundleID, let new = context.unit.bundleID?.value, old != new {
-            message += " because the bundle ID changed from \(old) to \(new)"
+        guard let lock = context.lock, let (_, entry) = context.lockEntry,
+              let current = context.accessGroups.defaultGroup,
+              let comparison = DefaultGroupComparison(entry: entry, unit: context.unit, list: context.accessGroups) else { return [] }
+        let reference = lock.reference ?? "lock file"
+        let relock = lock.reference == nil ? ", then run `entitlint lock`" : ""
+        var out: [Finding] = []
+        if let cause = comparison.cause {
+            let old = comparison.oldDefault
+            var message = "default access group changed from \"\(old)\" (\(reference)) to \"\(comparison.newDefault)\""
+            switch cause {
+            case .bundleIDChange(let from, let to):
+                message += " because the bundle ID changed from \(from) to \(to): items saved without kSecAttrAccessGroup stay in \"\(old)\", the old App ID, which only a profile for \(from) allows; migrate them in code (read them from \"\(old)\" and save them again) before this ships\(relock)"
+            case .prefixChange(let from, let to):
+                message += " because the App ID prefix changed from \(from) to \(to): items saved without kSecAttrAccessGroup stay in \"\(old)\", which cannot be kept (a profile of \(to) allows only \(to).* keychain groups); move the items into an app group (group.<name>) in a release signed with \(from) before the change\(relock)"
+            case .otherFirstGroup:
+                message += ": items saved without kSecAttrAccessGroup stay in \"\(old)\""
+                message += comparison.oldDefaultStillListed ? " and are lost once it leaves the list" : ", which is no longer in the list, so they are lost"
+                let settings = VariableExpander.references(in: current.raw).map(\.name).filter { !VariableExpander.standardNames.contains($0) }
+                if let profile = context.unit.profile, !old.contains("$("), !old.contains("${"),
+                   ProfileAllowlist.allows(profile.profile, key: "keychain-access-groups", value: old) == false {
+                    // Advice to list a group the profile forbids would fail signing (group-missing-from-profile).
+                    message += "; profile \"\(profile.displayName)\" does not allow it, so migrate the items in code\(relock)"
+                    break   // out of the switch: nothing more to advise
+                } else if !settings.isEmpty {
+                    // The first group comes from a build setting: the file may be shared by configurations
+                    // whose defaults did not move, so the fix is the setting, not the file.
+                    message += "; the first group comes from the setting\(settings.count > 1 ? "s" : "") \(Array(Set(settings)).sorted().joined(separator: ", ")): give \(settings.count > 1 ? "them" : "it") back the value that made \"\(old)\" first in this configuration (editing keychain-access-groups would move the default of every configuration that shares the file)"
+                } else if let suggestion = Self.written(old, comparison: comparison) {
+                    message += "; put \"\(suggestion)\" first in keychain-access-groups again"
+                } else {
+                    message += "; put it first in keychain-access-groups again if the profile allows it"
+                }
+                message += lock.reference == nil ? ", or, if the move is intended, migrate the items and run `entitlint lock`" : ", or migrate the items"
+            }
+            let location = current.location.isKnown ? current.location : context.located(context.keyLocation(current.key ?? "application-identifier"))
+            out.append(finding(message, in: context, at: location, keyPath: "default-access-group"))
         }
-        message += ": items saved without kSecAttrAccessGroup stay in \"\(entry.defaultAccessGroup)\" and are lost once it leaves the list; put \"\(entry.defaultAccessGroup)\" first in keychain-access-groups, or migrate the items\(lock.reference == nil ? " and run `entitlint lock`" : "")"
-        let location = current.location.isKnown ? current.location : context.located(context.keyLocation(current.key ?? "application-identifier"))
-        return [finding(message, in: context, at: location, keyPath: "default-access-group")]
+        if !comparison.removedGroups.isEmpty {
+            let groups = comparison.removedGroups.map { "\"\($0)\"" }.joined(separator: ", ")
+            let plural = comparison.removedGroups.count > 1
+            let message = "keychain access group\(plural ? "s" : "") \(groups) (\(reference)) \(plural ? "are" : "is") no longer in the list: items saved there with kSecAttrAccessGroup are stranded; list \(plural ? "them" : "it") again, or migrate the items first\(relock)"
+            let location = context.located(context.keyLocation("keychain-access-groups"))
+            out.append(Finding(rule: Self.description.id, severity: .warning, message: message, path: context.unit.entitlementsPath,
+                               line: location.line, column: location.column, unit: context.unit.name, keyPath: "keychain-access-groups"))
+        }
+        return out
+    }
+
+    func check(unpaired names: [String], in lock: LockFile) -> [Finding] {
+        let path = lock.path.map { Paths.display($0) } ?? "entitlint.lock"
+        let lines = lock.lines(of: names)
+        return names.map { name in
+            let entry = lock.units[name]!
+            let quoted = "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            let file = entry.entitlements.map { " (\($0))" } ?? ""
+            let message = "lock entry \"\(name)\"\(file) matches no unit of this run by name, bundle ID or file: if the app was removed, drop the entry with `entitlint lock --drop \(quoted)`; if it was renamed along with its bundle ID, its users' items are still in \"\(entry.defaultAccessGroup)\": migrate them in code, then drop the entry and run `entitlint lock`"
+            return Finding(rule: Self.description.id, severity: .note, message: message, path: path,
+                           line: lines[name] ?? 1, column: 5, keyPath: "units.\(name)")
+        }
+    }
+
+    /// The old default as the fix should write it in keychain-access-groups: Xcode's form, so
+    /// that each configuration sharing the file keeps its own value, and never a form another
+    /// rule reports (a literal prefix, a prefix twice). Nil when there is none such.
+    static func written(_ old: String, comparison: DefaultGroupComparison) -> String? {
+        if old == comparison.oldAppID { return "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)" }
+        if old.contains("$(") || old.contains("${") { return old }
+        guard let prefix = comparison.oldPrefix, old.hasPrefix(prefix + ".") else { return nil }
+        let name = String(old.dropFirst(prefix.count + 1))
+        guard !name.isEmpty, !String(name.firstComponent).isTeamIDLike else { return nil }
+        return "$(AppIdentifierPrefix)" + name
     }
 }

@@ -31,6 +31,14 @@ struct DefaultGroupNotAppIDRule: Rule {
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                         comment: "Bundle ID unknown: the rule cannot tell, and stays silent."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>com.apple.token</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "The system moves com.apple.token to the end of the list: the default is the app's own ID."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "The lock records this app (renamed since; its entry is found by bundle ID) with the shared group first: it shipped that way, and a change is default-group-drift's.",
+                        locked: ["OldName": LockFile.Entry(bundleID: "com.example.AppOne", defaultAccessGroup: "ABCDE12345.com.example.shared",
+                                                           accessGroups: ["ABCDE12345.com.example.shared", "ABCDE12345.com.example.AppOne"])]),
         ]
     )
 
@@ -40,7 +48,11 @@ struct DefaultGroupNotAppIDRule: Rule {
     ]
 
     func check(_ context: UnitContext) -> [Finding] {
-        guard let first = context.keychainGroups.first, context.keychainEntitlementHonoured else { return [] }
+        // com.apple.token is moved to the end of the list by the system: never the default.
+        guard let first = context.keychainGroups.first(where: { $0.value != "com.apple.token" }), context.keychainEntitlementHonoured else { return [] }
+        // An App Clip may list no keychain group at all: app-clip-access-groups says so, and
+        // advice to put any group first would contradict it.
+        if context.unit.origin?.kind == .appClip || context.unit.entitlements["com.apple.developer.on-demand-install-capable"]?.bool == true { return [] }
         if Self.ownIDForms.contains(first.value) { return [] }
         guard let bundle = context.unit.bundleID?.value else { return [] }
         let firstValue = context.expanded(first).text
@@ -55,8 +67,10 @@ struct DefaultGroupNotAppIDRule: Rule {
         // An extension of a project target follows its host: the note on the host covers the
         // family, and a default that differs from the host's is inconsistent-default-group's.
         if context.unit.origin?.hostTarget != nil { return [] }
-        // A lock entry records the default deliberately: a change from it is default-group-drift.
-        if let lock = context.lock, lock.units[context.unit.name] != nil { return [] }
+        // A reference (a lock entry, of the unit's name, bundle ID or file, or the unit at an
+        // `--against` revision) records the default deliberately: a change from it is
+        // default-group-drift's, whose advice this note must not contradict.
+        if context.lockEntry != nil || context.lock?.hasReference(for: context.unit) == true { return [] }
         return [finding("the default access group is the shared group \"\(first.value)\", not the app's own ID: items saved without kSecAttrAccessGroup go there. If the app has shipped this way, keep it (reordering would move its users' items out of reach) and record it with `entitlint lock`, so that a later change is reported; for an app not yet shipped, put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
                         in: context, at: first.location, keyPath: first.keyPath)]
     }

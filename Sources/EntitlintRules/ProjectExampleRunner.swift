@@ -57,6 +57,9 @@ public enum ProjectExampleRunner {
             if let b = u.bundleID { facts.append("bundle ID `\(b)`") }
             if let t = u.teamID { facts.append("team `\(t)`") }
             facts.append(u.platform == .macOS ? "macOS" : "iOS")
+            if example.project.contains(where: { $0.target == u.target && $0.configuration != u.configuration }) {
+                facts.append("configuration \(u.configuration)")
+            }
             s += "Target `\(u.target)` (\(facts.joined(separator: ", "))), `\(u.path)`:\n\n```xml\n" + u.entitlements + "\n```\n\n"
         }
         if triggering {

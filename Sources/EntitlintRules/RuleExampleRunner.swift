@@ -94,9 +94,11 @@ public enum RuleExampleRunner {
         if let locked = example.lockedDefaultGroup {
             lock = LockFile(units: ["Example": .init(bundleID: nil, defaultAccessGroup: locked, accessGroups: [locked])])
         }
+        if !example.locked.isEmpty { lock = LockFile(units: example.locked) }
         let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
-        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused else {
+        guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused
+                || !example.locked.isEmpty else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
                                bundleID: example.bundleID, teamID: example.teamID, profile: profile(for: example), lock: lock)
                 .filter { $0.rule == id }
@@ -136,6 +138,10 @@ public enum RuleExampleRunner {
                     notAfter: PlistDate(year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0), serialNumber: "01")
                 unit.artifact?.signingCertificate = CertificateFact(certificate, from: .derived("the CMS signature (slot 0x10000) of Example.app/Example"))
             }
+        }
+        if !example.locked.isEmpty {
+            // The whole run: a unit renamed since is paired with its entry once every unit is known.
+            return linter.lint(units: [unit], lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
         }
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
     }

@@ -486,21 +486,39 @@ struct Lock: ParsableCommand {
 
     @OptionGroup var facts: FactOptions
 
+    @Option(name: .customLong("drop"), help: ArgumentHelp("Remove this unit's entry from the lock file (repeatable); with no path given, nothing else is locked.", valueName: "name"))
+    var drop: [String] = []
+
     func run() throws {
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
+        if !drop.isEmpty && paths.isEmpty { options.paths = [] }
         let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? Linter.defaultLockPath(options.configuration)
         // Refused before any work: only a regular file or nothing may be replaced (or a stream).
         let destination: WriteDestination
         do { destination = try FileReader.destination(path) } catch { throw CLIError("cannot write the lock file: \(error)") }
         let linter = Linter(rules: [])
         let result: LintResult
-        do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
-        func merge(into lock: inout LockFile) {
+        if options.paths.isEmpty {
+            result = LintResult(findings: [], files: 0, units: [], profiles: [])
+        } else {
+            do { result = try linter.lint(options) } catch { throw CLIError(error.description) }
+        }
+        let cwd = Paths.currentDirectory()
+        let folder = Paths.absolute(Paths.directoryName(path), cwd: cwd)
+        var guessed: [String] = []
+        func merge(into lock: inout LockFile) throws {
+            for name in drop {
+                guard lock.units.removeValue(forKey: name) != nil else {
+                    throw CLIError("the lock file \(OutputText.escape(path)) has no entry \"\(OutputText.escape(name))\"")
+                }
+            }
             for unit in result.units {
-                let entry = LockFile.entry(for: unit)
+                let entry = LockFile.entry(for: unit, folder: folder, cwd: cwd)
                 if entry.defaultAccessGroup.contains("$(") {
                     Output.error("note: \(unit.name): the default group \"\(entry.defaultAccessGroup)\" is symbolic because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml)")
+                } else if entry.prefixWasGuessed {
+                    guessed.append(unit.name)
                 }
                 lock.units[unit.name] = entry
             }
@@ -516,7 +534,7 @@ struct Lock: ParsableCommand {
                     if Paths.kind(path) == .file {
                         do { lock = try LockFile.load(path: path) } catch { throw CLIError("\(error)") }
                     }
-                    merge(into: &lock)
+                    try merge(into: &lock)
                     do { try FileReader.write(lock.encoded(), to: destination) } catch {
                         throw CLIError("cannot write the lock file: \(error)")
                     }
@@ -524,12 +542,16 @@ struct Lock: ParsableCommand {
             } catch let error as CLIError { throw error } catch { throw CLIError("cannot write the lock file: \(error)") }
         } else {
             var lock = LockFile()
-            merge(into: &lock)
+            try merge(into: &lock)
             if destination == .standardOutput { Output.writeBytes(lock.encoded()) }
+        }
+        if !guessed.isEmpty {
+            let names = guessed.count <= 3 ? guessed.joined(separator: ", ") : "\(guessed.count) units"
+            Output.error("note: \(names): no profile gives the App ID prefix, so the Team ID is taken for it; the lock records it as a guess, and a real prefix found later (a profile) is not a drift")
         }
         let parseErrors = result.findings.filter { $0.rule == "parse-error" }
         Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
-        Output.write("wrote \(OutputText.escape(path)): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\n", fd: messages)
+        Output.write("wrote \(OutputText.escape(path)): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\(drop.isEmpty ? "" : ", \(drop.count) dropped")\n", fd: messages)
         if !parseErrors.isEmpty { throw ExitCode(1) }
     }
 }

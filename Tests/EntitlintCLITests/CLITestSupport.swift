@@ -138,3 +138,43 @@ extension XCTestCase {
         return result
     }
 }
+
+/// Tests that run git and the CLI in temporary repositories, with no global or system git
+/// configuration; the helpers of `GitTests` and `LockDriftTests`.
+class GitTestCase: XCTestCase {
+    /// git and the CLI see no global or system configuration (a hooksPath, a signing key).
+    static let environment = ["GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+                              "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+                              "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com"]
+
+    @discardableResult
+    func git(_ args: [String], in dir: URL, check: Bool = true) throws -> CLI.Result {
+        let r = try CLI.git(args, in: dir, environment: Self.environment)
+        if check && r.status != 0 { XCTFail("git \(args.joined(separator: " ")) failed: \(r.stderr)") }
+        return r
+    }
+
+    func entitlint(_ args: [String], in dir: URL) throws -> CLI.Result {
+        try CLI.run(args, in: dir, environment: Self.environment)
+    }
+
+    func write(_ text: String, _ path: String, in dir: URL) throws {
+        let url = dir.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func repository() throws -> URL {
+        let dir = try CLI.temporaryDirectory(self)
+        try git(["init", "-q"], in: dir)
+        return dir
+    }
+
+    /// Every file below `dir` but `.git`, for "nothing written" checks.
+    func listing(_ dir: URL) -> [String] {
+        let e = FileManager.default.enumerator(atPath: dir.path)
+        var out: [String] = []
+        while let p = e?.nextObject() as? String { if !p.hasPrefix(".git") { out.append(p) } }
+        return out.sorted()
+    }
+}

@@ -66,15 +66,24 @@ final class XcodeProjectCLITests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("[default-group-drift]"), r.stdout)
     }
 
+    /// The lock of a copy of the suite, written afresh, is the committed one byte for byte: its
+    /// paths are relative to its folder, and its sources name settings, not lines.
     func testLockWritesTheProjectUnits() throws {
         let dir = try CLI.temporaryDirectory(self)
-        let lock = dir.appendingPathComponent("suite.lock").path
-        let r = try CLI.run(["lock", "--lock", lock], in: appSuite)
+        let suite = dir.appendingPathComponent("suite")
+        try FileManager.default.copyItem(at: appSuite, to: suite)
+        try FileManager.default.removeItem(at: suite.appendingPathComponent("entitlint.lock"))
+        let r = try CLI.run(["lock"], in: suite)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("8 units locked"), r.stdout)
-        let written = try String(contentsOfFile: lock, encoding: .utf8)
+        let written = try String(contentsOf: suite.appendingPathComponent("entitlint.lock"), encoding: .utf8)
         let committed = try String(contentsOf: appSuite.appendingPathComponent("entitlint.lock"), encoding: .utf8)
         XCTAssertEqual(written, committed)
+        // From another folder, with --lock: the same bytes.
+        try FileManager.default.removeItem(at: suite.appendingPathComponent("entitlint.lock"))
+        let again = try CLI.run(["lock", "suite", "--lock", "suite/entitlint.lock"], in: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try String(contentsOf: suite.appendingPathComponent("entitlint.lock"), encoding: .utf8), committed)
     }
 
     func testProfilesOptionOnBothCommandLinePaths() throws {
