@@ -126,7 +126,7 @@ public struct LockFile: Sendable, Hashable, Codable {
         if let f = unit.teamID { sources["team-id"] = Source(f.source, isPrefix: false) }
         let file = Paths.absolute(unit.entitlementsPath, cwd: cwd)
         return Entry(bundleID: unit.bundleID?.value, defaultAccessGroup: list.defaultGroup?.value ?? "",
-                     accessGroups: list.entries.map(\.value),
+                     accessGroups: list.distinctValues,
                      entitlements: Baseline.relativePath(file, from: folder ?? cwd),
                      appIDPrefix: unit.appIDPrefix?.value, teamID: unit.teamID?.value, sources: sources.isEmpty ? nil : sources)
     }

@@ -99,7 +99,7 @@ final class LockDriftTests: GitTestCase {
         let real = try entitlint(["lint", "Legacy.entitlements", "Legacy.mobileprovision", "--profile", "Legacy.mobileprovision",
                                   "--bundle-id", "com.example.legacy"], in: dir)
         XCTAssertEqual(count("default-group-drift", in: real.stdout), 0, real.stdout)
-        XCTAssertTrue(real.stdout.contains("[group-missing-from-profile]"), "the example's own finding is still there: \(real.stdout)")
+        XCTAssertTrue(real.stdout.contains("[team-prefix-mismatch]"), "the example's own finding is still there: \(real.stdout)")
 
         // Locked with the profile's real prefix; the file now states another team's App ID.
         try FileManager.default.removeItem(at: dir.appendingPathComponent("entitlint.lock"))
