@@ -436,146 +436,146 @@ enum XcodeGenSpec {
             let entitlementsNode = t.node["entitlements"]
             let entitlementsRel = entitlementsNode?["path"]?.string
             for config in configNames {
-              // The primary platform first; the variants it is also signed for (Mac Catalyst,
-              // other device platforms) are found from its settings and formed after it.
-              var pending: [PlatformVariant?] = [nil]
-              var nextVariant = 0
-              while nextVariant < pending.count {
-                let variant = pending[nextVariant]
-                nextVariant += 1
-                let unitSDK = variant?.sdk ?? sdk
-                var entries: [SettingAssignment] = []
-                var uses: Set<String> = [files.absolute(specPath)]
-                if let (p, loc) = configFile(spec["configFiles"], config) {
-                    entries += xcconfigs.load(p, referencedFrom: (shown, loc))
-                    uses.formUnion(xcconfigs.closure(of: p))
-                }
-                entries += settings(spec["settings"], configuration: config, groups: groups)
-                if let (p, loc) = configFile(t.node["configFiles"], config) {
-                    entries += xcconfigs.load(p, referencedFrom: (shown, loc))
-                    uses.formUnion(xcconfigs.closure(of: p))
-                }
-                if let sdk, let node = platformNode {
-                    entries.append(SettingAssignment(name: KeySetting.sdkRoot, value: sdk, file: shown, location: node.location))
-                }
-                if entitlementsRel != nil, let node = entitlementsNode?["path"] {
-                    // XcodeGen writes the path from the project folder; it is kept absolute here
-                    // so that it means the same whichever spec wrote it.
-                    entries.append(SettingAssignment(name: KeySetting.entitlements, value: files.absolute(specRelative(node)), file: node.file, location: node.location))
-                }
-                entries += settings(t.node["settings"], configuration: config, groups: groups)
-                var builtins = variables
-                for (k, v) in [("TARGET_NAME", t.name), ("TARGETNAME", t.name), ("PROJECT_NAME", projectName), ("PROJECT", projectName),
-                               ("SRCROOT", projectAbs), ("PROJECT_DIR", projectAbs), ("SOURCE_ROOT", projectAbs),
-                               ("CONFIGURATION", config), ("PRODUCT_NAME", t.name)] { builtins[k] = v }
-                if let unitSDK {
-                    builtins["PLATFORM_NAME"] = unitSDK
-                    builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : unitSDK == "macosx" ? "" : "-" + unitSDK
-                }
-                var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
-                if let prefix, !evaluator.resolve(KeySetting.bundleID).isSet, t.kind != .other {
-                    entries.insert(SettingAssignment(name: KeySetting.bundleID, value: generatedBundleID(prefix: prefix, target: t.name),
-                                                     file: shown, location: spec["options"]?["bundleIdPrefix"]?.location ?? .unknown), at: 0)
-                    evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
-                }
-                if variant == nil {
-                    let listed = [evaluator.resolve(KeySetting.platforms).value ?? ""] + destinationSDKs
-                    let catalyst = evaluator.resolve(KeySetting.catalyst).value ?? (destinations.contains("macCatalyst") ? "YES" : nil)
-                    pending += PlatformVariant.others(primary: sdk, supportedPlatforms: listed.joined(separator: " "), catalyst: catalyst)
-                        .map { Optional($0) }
-                }
-                func value(_ name: String) -> (String, SettingAssignment?)? {
-                    let r = evaluator.resolve(name)
-                    if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
-                        var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
-                                               message: "\(name) = \"\(OutputText.excerpt(source.value))\" (target \(t.name)) cannot be resolved: \(why)")
-                        p.target = targetKey
-                        problems.append(p)
+                // The primary platform first; the variants it is also signed for (Mac Catalyst,
+                // other device platforms) are found from its settings and formed after it.
+                var pending: [PlatformVariant?] = [nil]
+                var nextVariant = 0
+                while nextVariant < pending.count {
+                    let variant = pending[nextVariant]
+                    nextVariant += 1
+                    let unitSDK = variant?.sdk ?? sdk
+                    var entries: [SettingAssignment] = []
+                    var uses: Set<String> = [files.absolute(specPath)]
+                    if let (p, loc) = configFile(spec["configFiles"], config) {
+                        entries += xcconfigs.load(p, referencedFrom: (shown, loc))
+                        uses.formUnion(xcconfigs.closure(of: p))
                     }
-                    guard let v = r.value?.trimmed(" \t"), !v.isEmpty else { return nil }
-                    return (v, r.source)
-                }
-                var document: PlistDocument?
-                var entitlementsPath: String?
-                var entitlementsAbs: String?
-                var shownPath = shown
-                let rawEntitlements = value(KeySetting.entitlements)
-                if let props = entitlementsNode?["properties"] {
-                    document = Self.document(props)
-                    if let (raw, _) = rawEntitlements {
+                    entries += settings(spec["settings"], configuration: config, groups: groups)
+                    if let (p, loc) = configFile(t.node["configFiles"], config) {
+                        entries += xcconfigs.load(p, referencedFrom: (shown, loc))
+                        uses.formUnion(xcconfigs.closure(of: p))
+                    }
+                    if let sdk, let node = platformNode {
+                        entries.append(SettingAssignment(name: KeySetting.sdkRoot, value: sdk, file: shown, location: node.location))
+                    }
+                    if entitlementsRel != nil, let node = entitlementsNode?["path"] {
+                        // XcodeGen writes the path from the project folder; it is kept absolute here
+                        // so that it means the same whichever spec wrote it.
+                        entries.append(SettingAssignment(name: KeySetting.entitlements, value: files.absolute(specRelative(node)), file: node.file, location: node.location))
+                    }
+                    entries += settings(t.node["settings"], configuration: config, groups: groups)
+                    var builtins = variables
+                    for (k, v) in [("TARGET_NAME", t.name), ("TARGETNAME", t.name), ("PROJECT_NAME", projectName), ("PROJECT", projectName),
+                                   ("SRCROOT", projectAbs), ("PROJECT_DIR", projectAbs), ("SOURCE_ROOT", projectAbs),
+                                   ("CONFIGURATION", config), ("PRODUCT_NAME", t.name)] { builtins[k] = v }
+                    if let unitSDK {
+                        builtins["PLATFORM_NAME"] = unitSDK
+                        builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : unitSDK == "macosx" ? "" : "-" + unitSDK
+                    }
+                    var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
+                    if let prefix, !evaluator.resolve(KeySetting.bundleID).isSet, t.kind != .other {
+                        entries.insert(SettingAssignment(name: KeySetting.bundleID, value: generatedBundleID(prefix: prefix, target: t.name),
+                                                         file: shown, location: spec["options"]?["bundleIdPrefix"]?.location ?? .unknown), at: 0)
+                        evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
+                    }
+                    if variant == nil {
+                        let listed = [evaluator.resolve(KeySetting.platforms).value ?? ""] + destinationSDKs
+                        let catalyst = evaluator.resolve(KeySetting.catalyst).value ?? (destinations.contains("macCatalyst") ? "YES" : nil)
+                        pending += PlatformVariant.others(primary: sdk, supportedPlatforms: listed.joined(separator: " "), catalyst: catalyst)
+                            .map { Optional($0) }
+                    }
+                    func value(_ name: String) -> (String, SettingAssignment?)? {
+                        let r = evaluator.resolve(name)
+                        if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
+                            var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
+                                                   message: "\(name) = \"\(OutputText.excerpt(source.value))\" (target \(t.name)) cannot be resolved: \(why)")
+                            p.target = targetKey
+                            problems.append(p)
+                        }
+                        guard let v = r.value?.trimmed(" \t"), !v.isEmpty else { return nil }
+                        return (v, r.source)
+                    }
+                    var document: PlistDocument?
+                    var entitlementsPath: String?
+                    var entitlementsAbs: String?
+                    var shownPath = shown
+                    let rawEntitlements = value(KeySetting.entitlements)
+                    if let props = entitlementsNode?["properties"] {
+                        document = Self.document(props)
+                        if let (raw, _) = rawEntitlements {
+                            let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
+                            entitlementsAbs = files.absolute(p)
+                            uses.insert(entitlementsAbs!)
+                        }
+                    } else if let (raw, _) = rawEntitlements, let props = generated[files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))],
+                              files.kind(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))) != .file {
+                        // Written by XcodeGen from another target's `properties`.
+                        document = Self.document(props)
+                        entitlementsAbs = files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))
+                        uses.insert(entitlementsAbs!)
+                    } else if let (raw, source) = rawEntitlements {
                         let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
-                        entitlementsAbs = files.absolute(p)
-                        uses.insert(entitlementsAbs!)
+                        if files.isOutside(p) {
+                            problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                           message: "the entitlements of target \(t.name) are \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
+                            continue
+                        }
+                        if files.kind(p) != .file {
+                            var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                         message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked")
+                            problem.target = targetKey
+                            problems.append(problem)
+                            continue
+                        }
+                        switch entitlements.document(p) {
+                        case .failure(var problem):
+                            problem.target = targetKey
+                            problems.append(problem)
+                            continue
+                        case .success(let doc):
+                            document = doc
+                            entitlementsPath = p
+                            entitlementsAbs = files.absolute(p)
+                            shownPath = files.shown(p)
+                            uses.insert(entitlementsAbs!)
+                        }
                     }
-                } else if let (raw, _) = rawEntitlements, let props = generated[files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))],
-                          files.kind(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))) != .file {
-                    // Written by XcodeGen from another target's `properties`.
-                    document = Self.document(props)
-                    entitlementsAbs = files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))
-                    uses.insert(entitlementsAbs!)
-                } else if let (raw, source) = rawEntitlements {
-                    let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
-                    if files.isOutside(p) {
-                        problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
-                                                       message: "the entitlements of target \(t.name) are \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
-                        continue
+                    guard t.kind.isSignedProduct || document != nil else { continue }
+                    var sources: [String: String] = [:]
+                    func fact(_ name: String) -> Fact<String>? {
+                        guard let (v, source) = value(name) else { return nil }
+                        let place = source?.place ?? shown
+                        sources[name] = place
+                        return Fact(v, from: .xcode("\(name) at \(place)"))
                     }
-                    if files.kind(p) != .file {
-                        var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
-                                                     message: "the entitlements of target \(t.name) are \(files.shown(p)), which does not exist, and the spec gives no `properties` to generate it from; the target is not checked")
-                        problem.target = targetKey
-                        problems.append(problem)
-                        continue
+                    var bundle = fact(KeySetting.bundleID)
+                    // Mac Catalyst: `maccatalyst.` before the iOS bundle ID when the spec asks Xcode to derive it.
+                    if variant?.isMacCatalyst == true, let b = bundle, !b.value.hasPrefix("maccatalyst."),
+                       value(KeySetting.deriveCatalystBundleID)?.0.uppercased() == "YES" {
+                        bundle = Fact("maccatalyst." + b.value, from: .derived("maccatalyst. + \(b.source)"))
                     }
-                    switch entitlements.document(p) {
-                    case .failure(var problem):
-                        problem.target = targetKey
-                        problems.append(problem)
-                        continue
-                    case .success(let doc):
-                        document = doc
-                        entitlementsPath = p
-                        entitlementsAbs = files.absolute(p)
-                        shownPath = files.shown(p)
-                        uses.insert(entitlementsAbs!)
+                    let team = fact(KeySetting.team)
+                    if document == nil {
+                        document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: t.location), format: .xml)
                     }
+                    let entitlementSettings = EntitlementsSettings(document: document!, evaluator: evaluator) { name in
+                        emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: [])
+                    }
+                    document = entitlementSettings.document
+                    if variant == nil, let b = bundle?.value { bundles[t.name + "|" + config] = b }
+                    var origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
+                                            productType: t.type, kind: t.kind, sdk: unitSDK,
+                                            isMacCatalyst: variant?.isMacCatalyst ?? (value(KeySetting.catalyst)?.0.uppercased() == "YES"), hostTarget: host[t.name],
+                                            signingStyle: value(KeySetting.style)?.0, profileSpecifier: value(KeySetting.specifier)?.0,
+                                            profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
+                                            settingSources: sources)
+                    origin.emptySettings = entitlementSettings.empty
+                    let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",
+                                              entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
+                                              document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: unitSDK),
+                                              origin: origin, variables: entitlementSettings.variables, inScope: false)
+                    out.append(ProjectUnit(unit: unit, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey))
                 }
-                guard t.kind.isSignedProduct || document != nil else { continue }
-                var sources: [String: String] = [:]
-                func fact(_ name: String) -> Fact<String>? {
-                    guard let (v, source) = value(name) else { return nil }
-                    let place = source?.place ?? shown
-                    sources[name] = place
-                    return Fact(v, from: .xcode("\(name) at \(place)"))
-                }
-                var bundle = fact(KeySetting.bundleID)
-                // Mac Catalyst: `maccatalyst.` before the iOS bundle ID when the spec asks Xcode to derive it.
-                if variant?.isMacCatalyst == true, let b = bundle, !b.value.hasPrefix("maccatalyst."),
-                   value(KeySetting.deriveCatalystBundleID)?.0.uppercased() == "YES" {
-                    bundle = Fact("maccatalyst." + b.value, from: .derived("maccatalyst. + \(b.source)"))
-                }
-                let team = fact(KeySetting.team)
-                if document == nil {
-                    document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: t.location), format: .xml)
-                }
-                let entitlementSettings = EntitlementsSettings(document: document!, evaluator: evaluator) { name in
-                    emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: [])
-                }
-                document = entitlementSettings.document
-                if variant == nil, let b = bundle?.value { bundles[t.name + "|" + config] = b }
-                var origin = UnitOrigin(projectFile: shown, projectName: projectName, target: t.name, configuration: config,
-                                        productType: t.type, kind: t.kind, sdk: unitSDK,
-                                        isMacCatalyst: variant?.isMacCatalyst ?? (value(KeySetting.catalyst)?.0.uppercased() == "YES"), hostTarget: host[t.name],
-                                        signingStyle: value(KeySetting.style)?.0, profileSpecifier: value(KeySetting.specifier)?.0,
-                                        profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
-                                        settingSources: sources)
-                origin.emptySettings = entitlementSettings.empty
-                let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",
-                                          entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
-                                          document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: unitSDK),
-                                          origin: origin, variables: entitlementSettings.variables, inScope: false)
-                out.append(ProjectUnit(unit: unit, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey))
-              }
             }
         }
         for i in out.indices {

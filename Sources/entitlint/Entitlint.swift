@@ -417,8 +417,10 @@ struct LintInvocation {
     /// case). Anything it does not know exactly (help, other commands, a malformed value) returns
     /// nil, and ArgumentParser handles it as usual.
     static func fastPath(_ arguments: [String]) -> LintInvocation? {
+        // The file-system check comes last: a run on a path pays for it only when the path looks
+        // like a mistyped command.
         if let first = arguments.first, !first.hasPrefix("-"), !Entitlint.commandNames.contains(first),
-           Paths.kind(first) == .missing, let meant = Suggestion.closest(to: first, in: Entitlint.commandNames) {
+           let meant = Suggestion.closest(to: first, in: Entitlint.commandNames), Paths.kind(first) == .missing {
             // A mistyped command, not a path: ArgumentParser would read it as a path to lint.
             var mistyped = LintInvocation()
             mistyped.unknownCommand = (first, meant)

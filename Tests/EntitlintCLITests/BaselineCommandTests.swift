@@ -2,12 +2,7 @@ import Foundation
 import XCTest
 
 /// `--write-baseline`, `--baseline`, config `baseline:` and bad input around them.
-final class BaselineCommandTests: XCTestCase {
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+final class BaselineCommandTests: XCTestCase, WritesFixtures {
 
     func contents(_ dir: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()

@@ -4,16 +4,11 @@ import XCTest
 /// Hostile inputs that crashed the linter (stack overflows) or made it pass silently, run
 /// through the built `entitlint` in a child process: a crash (any signal) or a run past the
 /// watchdog fails the test, and each asserts the exit status and what the output says.
-final class BoundsCLITests: XCTestCase {
+final class BoundsCLITests: XCTestCase, WritesFixtures {
     func run(_ args: [String], in dir: URL, file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
         try runBounded(args, in: dir, seconds: 120, file: file, line: line)
     }
 
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
 
     /// A project whose one configuration's base xcconfig is `xcconfig` (a file reference nested in
     /// `groups` groups) and which signs `App.entitlements`.

@@ -139,9 +139,21 @@ extension XCTestCase {
     }
 }
 
+/// Tests that write fixture files.
+protocol WritesFixtures {}
+
+extension WritesFixtures {
+    /// Writes `text` to `path` below `dir`, making the folders it needs.
+    func write(_ text: String, _ path: String, in dir: URL) throws {
+        let url = dir.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+}
+
 /// Tests that run git and the CLI in temporary repositories, with no global or system git
 /// configuration; the helpers of `GitTests` and `LockDriftTests`.
-class GitTestCase: XCTestCase {
+class GitTestCase: XCTestCase, WritesFixtures {
     /// git and the CLI see no global or system configuration (a hooksPath, a signing key).
     static let environment = ["GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
                               "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
@@ -158,11 +170,6 @@ class GitTestCase: XCTestCase {
         try CLI.run(args, in: dir, environment: Self.environment)
     }
 
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
 
     func repository() throws -> URL {
         let dir = try CLI.temporaryDirectory(self)

@@ -6,7 +6,7 @@ import XCTest
 /// one way, and checks that the run names the reference, reads nothing of the secret and prints
 /// none of it: on standard output and standard error, in the text, json and sarif formats, and in
 /// `entitlint report` (which prints every fact of every unit).
-final class ConfinementTests: XCTestCase {
+final class ConfinementTests: XCTestCase, WritesFixtures {
     /// Looks like a Team ID, so a value taken from a secret file would be shown as the team.
     static let marker = "QZSECRET42"
     static let secretText = """
@@ -43,11 +43,6 @@ final class ConfinementTests: XCTestCase {
         return Layout(repo: repo, outside: outside, top: top)
     }
 
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
 
     func edit(_ path: String, in dir: URL, _ change: (String) -> String) throws {
         let url = dir.appendingPathComponent(path)

@@ -3,12 +3,7 @@ import XCTest
 
 /// Each path is linted with the `.entitlint.yml` nearest to it, as ruff does: a hook that runs at
 /// the repository's root on `ios/App/App.entitlements` behaves as a run inside `ios/`.
-final class NearestConfigurationTests: XCTestCase {
-    func write(_ text: String, _ path: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+final class NearestConfigurationTests: XCTestCase, WritesFixtures {
 
     /// A repository whose root configuration names another team, with an iOS app in `ios/` that has
     /// its own configuration (team, bundle ID, a rule turned off) and lock beside it.
