@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "entitlint", targets: ["entitlint"]),
         .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters",
-                                                 "XcodeProject", "Artifacts"]),
+                                                 "XcodeProject", "Artifacts", "SourceCode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,12 +27,14 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "PropertyList", dependencies: ["CLibXML2"]),
+        // Swift and Objective-C lexing for the keychain groups code passes; no dependency.
+        .target(name: "SourceCode"),
         .target(name: "Provisioning", dependencies: [
             "PropertyList",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "EntitlintCore", dependencies: [
-            "PropertyList", "Provisioning",
+            "PropertyList", "Provisioning", "SourceCode",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
@@ -51,6 +53,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+        .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode"]),
         .testTarget(name: "ProvisioningTests", dependencies: [
             "Provisioning", "PropertyList",
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -72,6 +72,8 @@ public struct UnitOrigin: Sendable, Hashable {
     /// Absolute paths of files the target's synchronised folders exclude from it
     /// (`membershipExceptions`): a profile among them is not the target's.
     public var excludedFiles: [String] = []
+    /// What the target compiles (UnitSources.swift), when the project says.
+    public var sources: UnitSources?
 
     public init(projectFile: String, projectName: String, target: String, configuration: String, productType: String? = nil,
                 kind: Kind, sdk: String? = nil, isMacCatalyst: Bool = false, hostTarget: String? = nil, hostBundleID: String? = nil,

@@ -1,0 +1,158 @@
+/// What the scanner reports of one Swift or Objective-C source file: the places that hand the
+/// keychain an access group, the places that save an item without one, and the string constants
+/// the file defines (for resolving the groups of other files of the same unit).
+///
+/// The scanner is a lexer, not a compiler: it recognises the idioms listed in the README
+/// ("Keychain groups in code") and says "unknown" for everything else, never guessing.
+
+/// The language of a source file, from its extension.
+public enum SourceLanguage: String, Sendable, Hashable {
+    case swift
+    case objectiveC
+
+    /// `.swift` is Swift; `.m`, `.mm` and `.h` are Objective-C (`.h` may be C or C++, which the
+    /// Objective-C lexer reads as well); anything else is not scanned.
+    public init?(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".swift") {
+            self = .swift
+        } else if lower.hasSuffix(".m") || lower.hasSuffix(".mm") || lower.hasSuffix(".h") {
+            self = .objectiveC
+        } else {
+            return nil
+        }
+    }
+}
+
+/// An expression that builds a string, as the code writes it.
+public indirect enum StringExpression: Sendable, Hashable {
+    /// A string literal, escapes decoded (`"com.example.shared"`, `@"…"`, `CFSTR("…")`).
+    case literal(String)
+    /// A name, possibly qualified, as written: `["AppConstants", "AppGroups", "main"]`;
+    /// `self.group` and `Self.group` are `["group"]`.
+    case reference([String])
+    /// A value read from the unit's Info.plist: `Bundle.main.object(forInfoDictionaryKey: "K")`,
+    /// `Bundle.main.infoDictionary?["K"]`, `[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`, ...
+    case infoPlist(key: String)
+    /// Parts joined in order: `+`, string interpolation, `stringByAppendingString:`,
+    /// `stringWithFormat:` with `%@` placeholders.
+    case concatenation([StringExpression])
+    /// Anything else (a call, a parameter, a `var`, an optional chain the scanner does not
+    /// follow): a short description of what is written there, for messages.
+    case unknown(String)
+}
+
+/// A place where code hands the keychain an access group.
+public struct KeychainGroupSite: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    /// How the group reaches the keychain: `kSecAttrAccessGroup`, `KeychainAccess accessGroup:`,
+    /// `KeychainSwift accessGroup`, `Valet sharedGroupIdentifier`, ...
+    public var api: String
+    public var value: StringExpression
+
+    public init(line: Int, column: Int, api: String, value: StringExpression) {
+        self.line = line
+        self.column = column
+        self.api = api
+        self.value = value
+    }
+}
+
+/// A place where code saves a keychain item and the query names no access group, so the item
+/// goes to the unit's default group.
+public struct KeychainSaveSite: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    /// `SecItemAdd`, `KeychainAccess Keychain(service:)`, ...
+    public var api: String
+    /// The query asks for the data-protection keychain (`kSecUseDataProtectionKeychain: true`) or
+    /// a synchronizable item: on macOS only those items live in access groups.
+    public var dataProtectionKeychain: Bool
+
+    public init(line: Int, column: Int, api: String, dataProtectionKeychain: Bool) {
+        self.line = line
+        self.column = column
+        self.api = api
+        self.dataProtectionKeychain = dataProtectionKeychain
+    }
+}
+
+/// A string constant the file defines: `let`/`static let` (Swift), `#define`, `NSString * const`
+/// (Objective-C), and function-local `let`s (with `scope`).
+public struct StringDefinition: Sendable, Hashable {
+    /// The enclosing types and the name: `["AppConstants", "AppGroups", "main"]`; an Objective-C
+    /// macro or global constant is just its name.
+    public var path: [String]
+    public var line: Int
+    public var value: StringExpression
+    /// For a local constant: the lines of the block it is visible in; nil for a file-level or
+    /// type member constant (visible to the whole unit).
+    public var scope: ClosedRange<Int>?
+
+    public init(path: [String], line: Int, value: StringExpression, scope: ClosedRange<Int>? = nil) {
+        self.path = path
+        self.line = line
+        self.value = value
+        self.scope = scope
+    }
+}
+
+/// The result of scanning one file.
+public struct ScannedSource: Sendable, Hashable {
+    public var groups: [KeychainGroupSite] = []
+    public var saves: [KeychainSaveSite] = []
+    public var definitions: [StringDefinition] = []
+
+    public init(groups: [KeychainGroupSite] = [], saves: [KeychainSaveSite] = [], definitions: [StringDefinition] = []) {
+        self.groups = groups
+        self.saves = saves
+        self.definitions = definitions
+    }
+}
+
+public enum SourceScanner {
+    /// Scans one file. Work is linear in the size of `bytes` (plus the sites found); nothing
+    /// recurses on the input's nesting beyond a fixed depth.
+    public static func scan(_ bytes: [UInt8], language: SourceLanguage) -> ScannedSource {
+        ScannedSource()
+    }
+}
+
+/// A group expression resolved against the definitions of a unit's files and its Info.plist.
+public struct ResolvedString: Sendable, Hashable {
+    /// The string, when every part is known. Info.plist values are inserted as the project's
+    /// build settings left them, so `$(AppIdentifierPrefix)` may remain for the caller to expand.
+    public var value: String?
+    /// Why the value is not known (`a parameter "group"`, `a call to makeGroup()`), when it is not.
+    public var unknown: String?
+    /// True when some part came from the Info.plist (the code does not spell the prefix itself).
+    public var usesInfoPlist: Bool
+    /// True when the value is a single string literal written at the site itself.
+    public var isLiteralAtSite: Bool
+    /// How it was resolved, for messages: `AppConstants.AppGroups.main (App/Constants.swift:12)`,
+    /// `Info.plist AppIdentifierPrefix`.
+    public var steps: [String]
+
+    public init(value: String?, unknown: String?, usesInfoPlist: Bool, isLiteralAtSite: Bool, steps: [String]) {
+        self.value = value
+        self.unknown = unknown
+        self.usesInfoPlist = usesInfoPlist
+        self.isLiteralAtSite = isLiteralAtSite
+        self.steps = steps
+    }
+}
+
+/// Resolves group expressions over the files one unit compiles.
+public struct StringResolver: Sendable {
+    /// `files`: each scanned file of the unit with its path as shown in messages;
+    /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings.
+    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String]) {
+    }
+
+    /// Resolves `expression`, written at `line` of the file `path`. Bounded: a fixed depth of
+    /// references, cycles are unknown, and a value longer than a fixed size is unknown.
+    public func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
+        ResolvedString(value: nil, unknown: "not resolved", usesInfoPlist: false, isLiteralAtSite: false, steps: [])
+    }
+}

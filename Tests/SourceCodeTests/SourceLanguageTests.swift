@@ -1,0 +1,13 @@
+import XCTest
+import SourceCode
+
+final class SourceLanguageTests: XCTestCase {
+    func testLanguageFollowsTheExtension() {
+        XCTAssertEqual(SourceLanguage(path: "A/Keychain.swift"), .swift)
+        XCTAssertEqual(SourceLanguage(path: "A/Store.M"), .objectiveC)
+        XCTAssertEqual(SourceLanguage(path: "A/Store.mm"), .objectiveC)
+        XCTAssertEqual(SourceLanguage(path: "A/Store.h"), .objectiveC)
+        XCTAssertNil(SourceLanguage(path: "A/Info.plist"))
+        XCTAssertNil(SourceLanguage(path: "A/swift"))
+    }
+}
