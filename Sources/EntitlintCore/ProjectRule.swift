@@ -30,9 +30,18 @@ public struct ProjectExampleUnit: Sendable, Hashable {
     public var platform: Platform
     public var configuration: String
     public var entitlements: String
+    /// The Swift and Objective-C files the target compiles, by path (`Shared/Keychain.swift`),
+    /// `↓` marking where findings are expected. Units that name the same path share the file
+    /// (give it the same text). Nil: the project does not say what the target compiles.
+    public var sources: [String: String]?
+    /// The string entries of the target's Info.plist, as the build settings leave them.
+    public var infoPlist: [String: String]
 
     public init(_ target: String, kind: UnitOrigin.Kind = .app, bundleID: String? = nil, teamID: String? = nil, host: String? = nil,
-                platform: Platform = .iOS, configuration: String = "Release", entitlements: String) {
+                platform: Platform = .iOS, configuration: String = "Release", entitlements: String,
+                sources: [String: String]? = nil, infoPlist: [String: String] = [:]) {
+        self.sources = sources
+        self.infoPlist = infoPlist
         self.target = target
         self.kind = kind
         self.bundleID = bundleID
@@ -75,8 +84,10 @@ extension Linter {
 extension Linter {
     /// Lints units formed elsewhere (rule examples, library users): the per-unit rules on each, the
     /// project rules over all of them.
-    public func lint(units: [SigningUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings()) -> [Finding] {
+    public func lint(units: [SigningUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings(),
+                     codeIndex: CodeIndex? = nil) -> [Finding] {
         let contexts = units.map { UnitContext(unit: $0, lock: lock, settings: settings) }
+        for context in contexts { context.codeIndex = codeIndex }
         var findings: [Finding] = []
         for context in contexts {
             for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }

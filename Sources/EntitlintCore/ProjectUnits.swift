@@ -174,6 +174,7 @@ extension Linter {
             out[i] = (context, found)
         }
         Parallel.forEach(discovered.count, jobs: options.workers, work)
+        let codeIndex = CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles)
         var contexts: [UnitContext] = []
         var units: [SigningUnit] = []
         var outOfScope: [SigningUnit] = []
@@ -204,7 +205,12 @@ extension Linter {
                     discovery.family(ofLoose: Paths.absolute(unit.entitlementsPath, cwd: cwd)))
             }
             for (i, slot) in slots.enumerated() {
-                if let (context, _) = slot { add(context, discovered[i].family) }
+                if let (context, _) = slot {
+                    // Only the units the run is about have their code scanned: a hook run over one
+                    // changed file reads the sources of the targets that file concerns, no others.
+                    context.codeIndex = discovered[i].inScope ? codeIndex : nil
+                    add(context, discovered[i].family)
+                }
             }
             for family in order { findings += runProjectRules(families[family]!, scope: scope) }
         }

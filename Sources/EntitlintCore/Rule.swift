@@ -152,6 +152,13 @@ public final class UnitContext: @unchecked Sendable {
     /// The string elements of `com.apple.security.application-groups`, read when first asked
     /// for (three rules read them). A unit's rules run on one thread, one after another.
     public private(set) lazy var appGroups: [StringItem] = StringItem.items(of: "com.apple.security.application-groups", in: unit.entitlements)
+    /// Scans the sources of the run's units; set by the linter (and the rule examples) before
+    /// the project rules run. Nil: code is not checked.
+    public var codeIndex: CodeIndex?
+    /// What the unit's code does with access groups: nil when the run scans no code or the
+    /// project does not say what the unit compiles (loose files, built products). Scanned when
+    /// first asked for, so a run whose rules never ask reads no source.
+    public private(set) lazy var code: UnitCode? = unit.origin?.sources.flatMap { sources in codeIndex?.code(for: sources) }
 
     public init(unit: SigningUnit, lock: LockFile?, settings: CheckSettings = CheckSettings(),
                 lockEntry: (name: String, entry: LockFile.Entry)? = nil) {

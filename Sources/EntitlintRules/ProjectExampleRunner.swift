@@ -17,9 +17,28 @@ public enum ProjectExampleRunner {
 
     /// The markers of every unit, sorted by file then position (the order of sorted findings).
     public static func markers(_ example: RuleExample) -> [Marker] {
-        example.project.sorted { $0.path < $1.path }.flatMap { u in
-            RuleExampleRunner.strip(wrap(u.entitlements)).markers.map { Marker(path: u.path, location: $0) }
+        files(example).flatMap { path, text in
+            RuleExampleRunner.strip(text).markers.map { Marker(path: path, location: $0) }
         }
+    }
+
+    /// Every file of a project example (entitlements and sources), each once, sorted by path,
+    /// markers still in.
+    static func files(_ example: RuleExample) -> [(path: String, text: String)] {
+        var byPath: [String: String] = [:]
+        for u in example.project {
+            byPath[u.path] = wrap(u.entitlements)
+            for (path, text) in u.sources ?? [:] { byPath[path] = text }
+        }
+        return byPath.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Reads the source files of a project example (markers removed) for the code rules.
+    static func codeIndex(_ example: RuleExample) -> CodeIndex {
+        var texts: [String: [UInt8]] = [:]
+        for (path, text) in files(example) { texts[path] = Array(RuleExampleRunner.strip(text).text.utf8) }
+        let files = texts
+        return CodeIndex(read: { files[$0] }, display: { $0 })
     }
 
     /// The units of a project example, formed as a project would form them.
@@ -35,6 +54,10 @@ public enum ProjectExampleRunner {
             unit.origin = UnitOrigin(projectFile: "Example.xcodeproj/project.pbxproj", projectName: "Example", target: u.target,
                                      configuration: u.configuration, kind: u.kind, sdk: u.platform == .macOS ? "macosx" : "iphoneos",
                                      hostTarget: u.host, hostBundleID: host?.bundleID)
+            if let sources = u.sources {
+                unit.origin?.sources = UnitSources(files: sources.keys.sorted(), infoPlistPath: u.infoPlist.isEmpty ? nil : "\(u.target)/Info.plist",
+                                                   infoPlist: u.infoPlist)
+            }
             units.append(unit)
         }
         return units
@@ -44,7 +67,8 @@ public enum ProjectExampleRunner {
     public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
         let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
-        return linter.lint(units: units(example, linter: linter), settings: CheckSettings(now: RuleExampleRunner.now)).filter { $0.rule == id }
+        return linter.lint(units: units(example, linter: linter), settings: CheckSettings(now: RuleExampleRunner.now),
+                           codeIndex: codeIndex(example)).filter { $0.rule == id }
     }
 
     /// The Markdown of a project example for `Rules/<id>.md`.
@@ -61,6 +85,20 @@ public enum ProjectExampleRunner {
                 facts.append("configuration \(u.configuration)")
             }
             s += "Target `\(u.target)` (\(facts.joined(separator: ", "))), `\(u.path)`:\n\n```xml\n" + u.entitlements + "\n```\n\n"
+            if !u.infoPlist.isEmpty {
+                s += "Its Info.plist: " + u.infoPlist.sorted { $0.key < $1.key }.map { "`\($0.key)` = `\($0.value)`" }.joined(separator: ", ") + ".\n\n"
+            }
+            if let sources = u.sources {
+                s += sources.isEmpty ? "It compiles no source file.\n\n"
+                    : "It compiles " + sources.keys.sorted().map { "`\($0)`" }.joined(separator: ", ") + ".\n\n"
+            }
+        }
+        var shown = Set<String>()
+        for u in example.project {
+            for (path, text) in (u.sources ?? [:]).sorted(by: { $0.key < $1.key }) where shown.insert(path).inserted {
+                let language = path.hasSuffix(".swift") ? "swift" : "objc"
+                s += "`\(path)`:\n\n```\(language)\n" + text + (text.hasSuffix("\n") ? "" : "\n") + "```\n\n"
+            }
         }
         if triggering {
             let findings = run(rule, on: example)

@@ -40,6 +40,12 @@ public enum RuleRegistry {
         // Xcode projects as Xcode reads them.
         EmptySettingInGroupRule(),
         UnusedEntitlementsFileRule(),
+        // Keychain groups in code.
+        CodeGroupNotEntitledRule(),
+        CodeGroupMissingPrefixRule(),
+        CodeGroupWrongPrefixRule(),
+        SaveToSharedDefaultGroupRule(),
+        AccessGroupUnusedInCodeRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

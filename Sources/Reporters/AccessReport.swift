@@ -50,6 +50,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
         public var profileNote: String?
         public var signingStyle: String?
         public var groups: [Entry]
+        /// The groups the unit's code passes to the keychain, each place once; nil when what the
+        /// unit compiles is not known (AccessReportCode.swift).
+        public var code: [CodeUse]?
     }
 
     /// One column of the matrix: a group and the units (by name) that can reach it, the ones whose
@@ -61,6 +64,8 @@ public struct AccessReport: Sendable, Codable, Hashable {
         public var defaultFor: [String]
         /// Distinct targets among the members (configurations of a target count once).
         public var targets: Int
+        /// The members whose code names the group (writes to it or reads it explicitly).
+        public var namedBy: [String] = []
     }
 
     public var version: Int
@@ -68,10 +73,15 @@ public struct AccessReport: Sendable, Codable, Hashable {
     public var keychainGroups: [Group]
     public var appGroups: [Group]
 
-    public init(units signingUnits: [SigningUnit]) {
+    /// `code`: what each unit's code does with access groups, when the run scanned it.
+    public init(units signingUnits: [SigningUnit], code: (SigningUnit) -> UnitCode? = { _ in nil }) {
         version = 1
         let sorted = signingUnits.sorted { Self.order($0) < Self.order($1) }
-        units = sorted.map(Self.unit)
+        units = sorted.map { s in
+            var u = Self.unit(s)
+            u.code = code(s).map { Self.codeUses($0, of: s) }
+            return u
+        }
         var byGroup: [String: (kind: String, members: [String], defaults: [String], targets: Set<String>)] = [:]
         var firstSeen: [String] = []
         for (u, s) in zip(units, sorted) {
@@ -84,10 +94,12 @@ public struct AccessReport: Sendable, Codable, Hashable {
                 byGroup[key]!.targets.insert(s.targetKey)
             }
         }
+        let built = units
         let groups = firstSeen.map { key -> Group in
             let g = byGroup[key]!
-            return Group(group: String(key.split(separator: "\u{0}", maxSplits: 1).last ?? ""), kind: g.kind, members: g.members,
-                         defaultFor: g.defaults, targets: g.targets.count)
+            let name = String(key.split(separator: "\u{0}", maxSplits: 1).last ?? "")
+            return Group(group: name, kind: g.kind, members: g.members, defaultFor: g.defaults, targets: g.targets.count,
+                         namedBy: built.filter { u in g.members.contains(u.name) && u.code?.contains { $0.group == name } == true }.map(\.name))
         }
         // Shared groups first (most targets), then by name.
         let ordered = groups.sorted { a, b in a.targets != b.targets ? a.targets > b.targets : a.group < b.group }
@@ -143,6 +155,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
     func cell(_ group: Group, _ unit: String) -> Character {
         group.defaultFor.contains(unit) ? "D" : group.members.contains(unit) ? "x" : "."
     }
+
+    /// Whether the unit's code names the group.
+    func named(_ group: Group, _ unit: String) -> Bool { group.namedBy.contains(unit) }
 }
 
 /// The formats of `entitlint report`.
@@ -175,7 +190,8 @@ extension AccessReport {
         func name(_ s: String) -> String { OutputText.lineStart(s) }
         func fact(_ f: FactValue) -> FactValue { FactValue(value: e(f.value), source: e(f.source)) }
         func group(_ g: Group) -> Group {
-            Group(group: e(g.group), kind: e(g.kind), members: g.members.map(name), defaultFor: g.defaultFor.map(name), targets: g.targets)
+            Group(group: e(g.group), kind: e(g.kind), members: g.members.map(name), defaultFor: g.defaultFor.map(name), targets: g.targets,
+                  namedBy: g.namedBy.map(name))
         }
         var out = self
         out.units = units.map { u in
@@ -195,6 +211,7 @@ extension AccessReport {
             u.profile = u.profile.map { Profile(path: e($0.path), name: e($0.name), uuid: e($0.uuid)) }
             u.profileNote = e(u.profileNote)
             u.signingStyle = e(u.signingStyle)
+            u.code = u.code?.map { $0.escaped() }
             u.groups = u.groups.map { x in
                 var x = x
                 x.group = e(x.group)
@@ -280,6 +297,7 @@ enum AccessReportText {
                 s += line(left, "\(e.key), \(e.source)", column: groupColumn, indent: 6)
             }
             if u.groups.isEmpty { s += "  (no access groups: the keychain entitlement is ignored)\n" }
+            s += AccessReportCode.text(u)
         }
         s += matrix(report)
         return s
@@ -287,9 +305,10 @@ enum AccessReportText {
 
     static func matrix(_ report: AccessReport) -> String {
         guard !report.units.isEmpty else { return "" }
-        var s = "\nSharing matrix (D: default group, x: in the list, .: not; columns are the units below)\n"
+        let anyCode = report.units.contains { $0.code != nil }
+        var s = "\nSharing matrix (D: default group, x: in the list, .: not\(anyCode ? "; +: its code names the group" : ""); columns are the units below)\n"
         let numbers = report.units.indices.map { String($0 + 1) }
-        let cellWidth = max(2, (numbers.last?.count ?? 1) + 1)
+        let cellWidth = max(anyCode ? 3 : 2, (numbers.last?.count ?? 1) + (anyCode ? 2 : 1))
         let allNames = (report.keychainGroups + report.appGroups).map(\.group.count)
         let nameWidth = min(60, max(16, (allNames.max() ?? 0) + 4))
         let perBlock = max(1, (width - nameWidth) / cellWidth)
@@ -301,8 +320,8 @@ enum AccessReportText {
                 s += "\n" + pad(title, nameWidth) + header + "\n"
                 for g in groups {
                     let cells = (start..<end).map { i -> String in
-                        let c = report.cell(g, report.units[i].name)
-                        return String(repeating: " ", count: cellWidth - 1) + String(c)
+                        let c = String(report.cell(g, report.units[i].name)) + (report.named(g, report.units[i].name) ? "+" : anyCode ? " " : "")
+                        return String(repeating: " ", count: cellWidth - c.count) + c
                     }.joined()
                     s += pad("  " + clip(g.group, nameWidth - 3), nameWidth) + cells + "\n"
                 }
@@ -345,12 +364,14 @@ enum AccessReportMarkdown {
         let header = "| group | " + report.units.indices.map { "\($0 + 1)" }.joined(separator: " | ") + " |\n"
         let rule = "|---|" + report.units.map { _ in ":-:|" }.joined() + "\n"
         for (title, groups) in [("Keychain groups", report.keychainGroups), ("App groups", report.appGroups)] where !groups.isEmpty {
-            s += "\n### \(title)\n\n" + (title == "App groups" ? "✓: in the unit's list." : "**D**: the unit's default group, ✓: in its list.") + "\n\n" + header + rule
+            let codeLegend = report.units.contains { $0.code != nil } ? " ✎: its code names the group." : ""
+            s += "\n### \(title)\n\n" + (title == "App groups" ? "✓: in the unit's list." : "**D**: the unit's default group, ✓: in its list.") + codeLegend + "\n\n" + header + rule
             for g in groups {
                 let cells = report.units.map { u -> String in
+                    let mark = report.named(g, u.name) ? " ✎" : ""
                     switch report.cell(g, u.name) {
-                    case "D": return "**D**"
-                    case "x": return "✓"
+                    case "D": return "**D**" + mark
+                    case "x": return "✓" + mark
                     default: return " "
                     }
                 }
@@ -363,7 +384,7 @@ enum AccessReportMarkdown {
             for e in u.groups {
                 s += "1. \(code(e.group))\(e.isDefault ? " (default)" : "") — \(escape(e.key)), \(escape(e.source))\n"
             }
-            s += "\n"
+            s += "\n" + AccessReportCode.markdown(u)
         }
         s += "</details>\n"
         return s

@@ -1,0 +1,121 @@
+import Foundation
+public import SourceCode
+
+/// One place where a unit's code hands the keychain an access group, resolved over the files
+/// that unit compiles (constants of other files, its Info.plist).
+public struct CodeGroupUse: Sendable, Hashable {
+    /// The source file, as shown in findings.
+    public var path: String
+    public var line: Int
+    public var column: Int
+    /// How the group reaches the keychain (`kSecAttrAccessGroup`, `KeychainAccess accessGroup:`).
+    public var api: String
+    public var resolved: ResolvedString
+}
+
+/// One place where a unit's code saves a keychain item with a query that names no group.
+public struct CodeSave: Sendable, Hashable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var api: String
+    public var dataProtectionKeychain: Bool
+}
+
+/// What the code of one unit does with keychain access groups.
+public struct UnitCode: Sendable, Hashable {
+    public var groups: [CodeGroupUse] = []
+    public var saves: [CodeSave] = []
+    /// Source files read and scanned.
+    public var scannedFiles = 0
+    /// Files of the unit that could not be read (too large, unreadable), as shown.
+    public var unreadable: [String] = []
+    /// Every file the unit compiles was found and read, nothing it links is out of reach, and
+    /// every group its code passes was resolved: only then is "no code names this group" known.
+    public var isComplete = false
+}
+
+/// Scans the sources of a run's units, each file once, and resolves each unit's groups once per
+/// distinct set of sources (the configurations of a target share theirs). Thread-safe: project
+/// rules of different app families may ask at the same time.
+public final class CodeIndex: @unchecked Sendable {
+    /// Reads a file (an absolute path the discovery confined to the project root); nil when it
+    /// cannot be read.
+    public typealias Reader = @Sendable (String) -> [UInt8]?
+    private let read: Reader
+    private let display: @Sendable (String) -> String
+    private let lock = NSLock()
+    private var scanned: [String: ScannedSource?] = [:]
+    private var units: [UnitSources: UnitCode] = [:]
+
+    public init(read: @escaping Reader, display: @escaping @Sendable (String) -> String) {
+        self.read = read
+        self.display = display
+    }
+
+    /// An index over files on disk, each read up to `limit` bytes (a larger file is unreadable).
+    public static func disk(limit: Int, cwd: String, virtualFiles: VirtualFiles? = nil) -> CodeIndex {
+        CodeIndex(read: { path in
+            if let virtualFiles, let result = virtualFiles.bytes(path, cwd: cwd) {
+                guard case .success(let bytes) = result, bytes.count <= limit else { return nil }
+                return bytes
+            }
+            return try? FileReader.read(path, limit: limit)
+        }, display: { Paths.display($0, cwd: cwd) })
+    }
+
+    private func scan(_ path: String) -> ScannedSource? {
+        lock.lock()
+        if let done = scanned[path] {
+            lock.unlock()
+            return done
+        }
+        lock.unlock()
+        var result: ScannedSource?
+        if let language = SourceLanguage(path: path), let bytes = read(path) {
+            result = SourceScanner.scan(bytes, language: language)
+        }
+        lock.lock()
+        scanned[path] = result
+        lock.unlock()
+        return result
+    }
+
+    /// The code of a unit that compiles `sources`.
+    public func code(for sources: UnitSources) -> UnitCode {
+        lock.lock()
+        if let done = units[sources] {
+            lock.unlock()
+            return done
+        }
+        lock.unlock()
+        var code = UnitCode()
+        var files: [(path: String, source: ScannedSource)] = []
+        for path in sources.files {
+            if let source = scan(path) {
+                files.append((display(path), source))
+            } else {
+                code.unreadable.append(display(path))
+            }
+        }
+        code.scannedFiles = files.count
+        let resolver = StringResolver(files: files, infoPlist: sources.infoPlist)
+        var allResolved = true
+        for (path, source) in files {
+            for site in source.groups {
+                let r = resolver.resolve(site.value, in: path, line: site.line)
+                if r.value == nil { allResolved = false }
+                code.groups.append(CodeGroupUse(path: path, line: site.line, column: site.column, api: site.api, resolved: r))
+            }
+            for save in source.saves {
+                code.saves.append(CodeSave(path: path, line: save.line, column: save.column, api: save.api,
+                                           dataProtectionKeychain: save.dataProtectionKeychain))
+            }
+        }
+        code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved
+        lock.lock()
+        units[sources] = code
+        lock.unlock()
+        return code
+    }
+}

@@ -1,0 +1,107 @@
+import EntitlintCore
+
+/// `code-group-not-entitled` (DOMAIN.md sections 1 and 8): code passes an access group that the
+/// entitlements of a target compiling it do not grant.
+struct CodeGroupNotEntitledRule: ProjectRule {
+    static let description = RuleDescription(
+        id: "code-group-not-entitled", severity: .error,
+        summary: "Code passes a keychain access group that the entitlements of a target compiling it do not grant.",
+        rationale: """
+        A keychain query that names an access group succeeds only when the group is in the app's access-group list, \
+        matched exactly (DOMAIN.md section 1); otherwise every call fails with errSecMissingEntitlement (-34018, \
+        "Client explicitly specifies access group ... but is only entitled for ...", DOMAIN.md section 8). The rule \
+        resolves the group each place in the code passes (a literal, a constant of any file of the target, an \
+        Info.plist entry expanded with the target's build settings) and checks it against every target that compiles \
+        that file, local Swift packages included: an extension that compiles the app's keychain helper needs the \
+        app's group too. A group whose value the code builds at run time is not checked (see the report). A group \
+        that only lacks or misspells the App ID prefix is `code-group-missing-prefix` or `code-group-wrong-prefix` \
+        instead. On macOS the legacy file keychain ignores access groups, so for a macOS target (not Mac Catalyst) \
+        the finding is a note: it fails only in the data-protection keychain.
+        """,
+        triggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["Shared/Keychain.swift": sharedHelper]),
+                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n</array>",
+                                   sources: ["Shared/Keychain.swift": sharedHelper]),
+            ], comment: "The widget compiles the app's keychain helper, but only the app is granted the shared group."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n</array>",
+                                   sources: ["App/Store.m": #"""
+                                   #define kSharedGroup @"ABCDE12345.com.example.family"
+
+                                   - (void)save:(NSData *)data {
+                                       NSDictionary *query = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                                                (__bridge id)kSecAttrAccessGroup: ↓kSharedGroup,
+                                                                (__bridge id)kSecValueData: data };
+                                       SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+                                   }
+                                   """#]),
+            ], comment: "Objective-C: a macro names a group the app does not list."),
+        ],
+        nonTriggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["Shared/Keychain.swift": sharedHelper.replacingOccurrences(of: "↓", with: "")]),
+                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["Shared/Keychain.swift": sharedHelper.replacingOccurrences(of: "↓", with: "")]),
+            ], comment: "Both targets that compile the helper are granted the group it passes."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>",
+                                   sources: ["App/Tokens.swift": #"""
+                                   import KeychainAccess
+
+                                   let keychain = Keychain(service: "tokens", accessGroup: "group.com.example.suite")
+                                   """#]),
+            ], comment: "On iOS an app group is a keychain access group too."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n</array>",
+                                   sources: ["App/Store.swift": #"""
+                                   func save(_ data: Data, group: String) {
+                                       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                                                   kSecAttrAccessGroup as String: group,
+                                                                   kSecValueData as String: data]
+                                       SecItemAdd(query as CFDictionary, nil)
+                                   }
+                                   """#]),
+            ], comment: "A group the code receives at run time is not known: nothing is claimed."),
+        ]
+    )
+
+    static let sharedHelper = #"""
+    enum Groups {
+        static let shared = "ABCDE12345.com.example.shared"
+    }
+
+    func saveToken(_ data: Data) {
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                    kSecAttrAccessGroup as String: ↓Groups.shared,
+                                    kSecValueData as String: data]
+        SecItemAdd(query as CFDictionary, nil)
+    }
+    """#
+
+    func check(project units: [UnitContext]) -> [Finding] {
+        var out: [Finding] = []
+        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
+            let failing = place.filter { if case .notGranted = $0.standing { return true } else { return false } }
+            guard let first = failing.first else { continue }
+            let contexts = failing.map(\.context)
+            let granted = first.context.accessGroups.distinctValues.prefix(6).map { "\"\(OutputText.excerpt($0))\"" }.joined(separator: ", ")
+            let onlyMac = !contexts.contains { $0.alwaysUsesAccessGroups }
+            let consequence = onlyMac
+                ? "in the data-protection keychain every call with it fails with errSecMissingEntitlement (-34018); the legacy file keychain ignores the group"
+                : "every keychain call with it fails with errSecMissingEntitlement (-34018)"
+            let message = "code passes access group \(CodeGroups.described(first)), which the entitlements of \(CodeGroups.unitNames(contexts)) do not grant: \(consequence). \(first.context.unit.origin?.target ?? first.context.unit.name) is granted \(granted.isEmpty ? "no group" : granted). Grant the group in the target's entitlements, or do not compile this code into the target"
+            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context, severity: onlyMac ? .note : nil))
+        }
+        return out
+    }
+}

@@ -1,0 +1,124 @@
+import EntitlintCore
+
+/// `code-group-missing-prefix` (DOMAIN.md sections 2 and 8): code passes a group without the App
+/// ID prefix that the entitlements put before it.
+struct CodeGroupMissingPrefixRule: ProjectRule {
+    static let description = RuleDescription(
+        id: "code-group-missing-prefix", severity: .error,
+        summary: "Code passes a keychain access group without the App ID prefix that its entitlements give it.",
+        rationale: """
+        Xcode expands `$(AppIdentifierPrefix)` in the entitlements, but code must pass the whole string: \
+        `ABCDE12345.com.example.shared`, not `com.example.shared` (DOMAIN.md section 8). Matching is exact \
+        (DOMAIN.md section 1), so the unprefixed name is a group the app does not have, and every call fails with \
+        errSecMissingEntitlement (-34018). The fix is to build the group from the prefix read at run time (an \
+        Info.plist entry set to `$(AppIdentifierPrefix)`), not to hard-code a Team ID, which is not always the App ID \
+        prefix.
+        """,
+        triggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Keychain.swift": #"""
+                                   import KeychainAccess
+
+                                   let shared = Keychain(service: "tokens", accessGroup: ↓"com.example.shared")
+                                   """#]),
+            ], comment: "The code spells the group as the entitlements file writes it after the prefix."),
+        ],
+        nonTriggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Keychain.swift": #"""
+                                   import KeychainAccess
+
+                                   let prefix = Bundle.main.object(forInfoDictionaryKey: "AppIdentifierPrefix") as! String
+                                   let shared = Keychain(service: "tokens", accessGroup: "\(prefix)com.example.shared")
+                                   """#],
+                                   infoPlist: ["AppIdentifierPrefix": "$(AppIdentifierPrefix)"]),
+            ], comment: "The prefix is read at run time from an Info.plist entry that Xcode fills in."),
+        ]
+    )
+
+    func check(project units: [UnitContext]) -> [Finding] {
+        var out: [Finding] = []
+        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
+            let failing = place.compactMap { c -> (CodeGroupCheck, AccessGroupEntry)? in
+                if case .missingPrefix(let entry) = c.standing { return (c, entry) } else { return nil }
+            }
+            guard let (first, entry) = failing.first else { continue }
+            let message = "access group \(CodeGroups.described(first)) lacks the App ID prefix: \(CodeGroups.unitNames(failing.map(\.0.context))) is granted \"\(OutputText.excerpt(entry.value))\" (\(OutputText.excerpt(entry.raw)) at \(OutputText.excerpt(first.context.unit.entitlementsPath)):\(entry.location.line)), and matching is exact, so every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)"
+            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context))
+        }
+        return out
+    }
+}
+
+/// `code-group-wrong-prefix` (DOMAIN.md sections 6 and 8): code spells an App ID prefix that is not
+/// the target's.
+struct CodeGroupWrongPrefixRule: ProjectRule {
+    static let description = RuleDescription(
+        id: "code-group-wrong-prefix", severity: .error,
+        summary: "Code spells a keychain access group with an App ID prefix that is not the target's.",
+        rationale: """
+        Keychain groups carry the App ID prefix (DOMAIN.md section 6), and code that hard-codes it breaks when it \
+        differs from the target's: after a team migration, in a fork built by another team, or for apps of teams \
+        older than 2011, whose App ID prefix may differ from their Team ID. Matching is exact (DOMAIN.md section \
+        1): the call fails with errSecMissingEntitlement (-34018). An error when the target's prefix is known (from \
+        its profile, or spelled in its entitlements); a note when it is only assumed equal to the Team ID.
+        """,
+        triggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.App</string>\n\t<string>ABCDE12345.com.example.shared</string>\n</array>",
+                                   sources: ["App/Constants.swift": #"""
+                                   enum Constants {
+                                       static let keychainGroup = "FGHIJ67890.com.example.shared"
+                                   }
+                                   """#, "App/Store.swift": #"""
+                                   func store(_ data: Data) {
+                                       var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+                                       query[kSecAttrAccessGroup as String] = ↓Constants.keychainGroup
+                                       query[kSecValueData as String] = data
+                                       SecItemAdd(query as CFDictionary, nil)
+                                   }
+                                   """#]),
+            ], comment: "The entitlements spell the prefix ABCDE12345; a constant in another file spells FGHIJ67890."),
+        ],
+        nonTriggering: [
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.App</string>\n\t<string>ABCDE12345.com.example.shared</string>\n</array>",
+                                   sources: ["App/Store.swift": #"""
+                                   func store(_ data: Data) {
+                                       var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+                                       query[kSecAttrAccessGroup as String] = "ABCDE12345.com.example.shared"
+                                       SecItemAdd(query as CFDictionary, nil)
+                                   }
+                                   """#]),
+            ], comment: "The literal prefix is the target's."),
+        ]
+    )
+
+    func check(project units: [UnitContext]) -> [Finding] {
+        var out: [Finding] = []
+        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
+            let failing = place.compactMap { c -> (CodeGroupCheck, AccessGroupEntry, String, Bool)? in
+                if case .wrongPrefix(let entry, let written, let known) = c.standing { return (c, entry, written, known) } else { return nil }
+            }
+            guard let (first, entry, written, _) = failing.first else { continue }
+            let known = failing.allSatisfy { $0.3 }
+            let prefix = UnitContext.splitPrefix(entry.value).prefix ?? ""
+            let names = CodeGroups.unitNames(failing.map(\.0.context))
+            let message: String
+            if known {
+                message = "access group \(CodeGroups.described(first)) spells the App ID prefix \(OutputText.excerpt(written)), but the prefix of \(names) is \(OutputText.excerpt(prefix)): it is granted \"\(OutputText.excerpt(entry.value))\", and matching is exact, so every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)"
+            } else {
+                let source = first.context.unit.appIDPrefix.map { " (\($0.source))" } ?? ""
+                message = "access group \(CodeGroups.described(first)) spells the App ID prefix \(OutputText.excerpt(written)), while \(names) is granted \"\(OutputText.excerpt(entry.value))\" with the prefix \(OutputText.excerpt(prefix)), assumed equal to the Team ID\(source): if that is the App ID prefix, every call fails with errSecMissingEntitlement (-34018); teams older than 2011 may have a prefix that differs from their Team ID, so check the profile. Either way, \(CodeGroups.readPrefixAdvice)"
+            }
+            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context, severity: known ? nil : .note))
+        }
+        return out
+    }
+}

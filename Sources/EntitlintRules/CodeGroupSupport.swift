@@ -1,0 +1,143 @@
+import EntitlintCore
+import SourceCode
+
+/// How a group that code passes stands against one unit's access-group list (DOMAIN.md
+/// sections 1 and 8). Runtime matching is exact: a group not in the list fails the call with
+/// errSecMissingEntitlement (-34018).
+enum CodeGroupStanding {
+    /// In the list (or it cannot be known: the list or the value holds something unknown).
+    case granted, unknowable
+    /// The code spells `name` where the list has `PREFIX.name`.
+    case missingPrefix(AccessGroupEntry)
+    /// The code spells `CODEPREFIX.name` where the list has `PREFIX.name` with another prefix;
+    /// `known`: the unit's prefix is known (a profile, or spelled in the entitlements), not
+    /// assumed equal to the Team ID.
+    case wrongPrefix(AccessGroupEntry, written: String, known: Bool)
+    case notGranted
+}
+
+/// One group use of the code checked against one unit.
+struct CodeGroupCheck {
+    let context: UnitContext
+    let use: CodeGroupUse
+    /// The group after the unit's variables (`$(AppIdentifierPrefix)` from the Info.plist).
+    let group: String
+    let standing: CodeGroupStanding
+}
+
+extension UnitContext {
+    /// The standing of `value` (a resolved group of this unit's code) in the unit's list.
+    func standing(ofCodeGroup value: String) -> (group: String, standing: CodeGroupStanding) {
+        let expanded = expand(value)
+        let group = expanded.text
+        guard expanded.unresolved.isEmpty else { return (group, .unknowable) }
+        let entries = accessGroups.entries
+        if entries.contains(where: { !$0.expansion.unresolved.isEmpty }) { return (group, .unknowable) }
+        if entries.contains(where: { $0.value == group }) { return (group, .granted) }
+        let (codePrefix, rest) = Self.splitPrefix(group)
+        for entry in entries {
+            let (prefix, name) = Self.splitPrefix(entry.value)
+            guard let prefix else { continue }
+            // Whatever the list's prefix is (known or not), the code spells none.
+            if codePrefix == nil, name == group { return (group, .missingPrefix(entry)) }
+            guard let codePrefix, name == rest, codePrefix != prefix else { continue }
+            // Either prefix still a variable: whether they differ is not known.
+            if codePrefix.hasPrefix("$(") || prefix.hasPrefix("$(") { return (group, .unknowable) }
+            let spelled = !entry.raw.contains("$(") && !entry.raw.contains("${")
+            var known = spelled
+            if case .profile = unit.appIDPrefix?.source { known = true }
+            if case .entitlements = unit.appIDPrefix?.source { known = true }
+            return (group, .wrongPrefix(entry, written: codePrefix, known: known))
+        }
+        if expanded.symbolic.contains(where: { $0.name.hasSuffix("Prefix") }),
+           entries.contains(where: { Self.splitPrefix($0.value).prefix != nil && Self.splitPrefix($0.value).name == rest }) {
+            return (group, .unknowable)
+        }
+        return (group, .notGranted)
+    }
+
+    /// `ABCDE12345.com.example` -> (`ABCDE12345`, `com.example`); `$(AppIdentifierPrefix)com.example`
+    /// -> (`$(AppIdentifierPrefix)`, `com.example`); anything else -> (nil, whole).
+    static func splitPrefix(_ s: String) -> (prefix: String?, name: String) {
+        for symbol in ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "${AppIdentifierPrefix}", "${TeamIdentifierPrefix}"]
+        where s.hasPrefix(symbol) {
+            return (symbol, String(s.dropFirst(symbol.count)))
+        }
+        if let dot = s.firstIndex(of: "."), String(s[..<dot]).isTeamIDLike {
+            return (String(s[..<dot]), String(s[s.index(after: dot)...]))
+        }
+        return (nil, s)
+    }
+
+    /// Whether the unit keeps access groups for every keychain query: iOS-family platforms and
+    /// Mac Catalyst always; a macOS app only in the data-protection keychain (DOMAIN.md section 1).
+    var alwaysUsesAccessGroups: Bool {
+        unit.platform != .macOS || unit.origin?.isMacCatalyst == true
+    }
+}
+
+enum CodeGroups {
+    /// Every resolved group use of the units' code, checked against each unit that compiles it.
+    static func checks(_ units: [UnitContext]) -> [CodeGroupCheck] {
+        var out: [CodeGroupCheck] = []
+        for context in units {
+            guard let code = context.code else { continue }
+            for use in code.groups {
+                guard let value = use.resolved.value else { continue }
+                let (group, standing) = context.standing(ofCodeGroup: value)
+                out.append(CodeGroupCheck(context: context, use: use, group: group, standing: standing))
+            }
+        }
+        return out
+    }
+
+    /// The checks grouped by place and group: one finding names every unit a problem concerns.
+    static func byPlace(_ checks: [CodeGroupCheck]) -> [[CodeGroupCheck]] {
+        struct Key: Hashable { var path: String, line: Int, column: Int, group: String }
+        var order: [Key] = []
+        var groups: [Key: [CodeGroupCheck]] = [:]
+        for c in checks {
+            let key = Key(path: c.use.path, line: c.use.line, column: c.use.column, group: c.group)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(c)
+        }
+        return order.map { groups[$0]! }
+    }
+
+    /// `App (Debug, Release), Widget (Release)`: units by target, configurations together.
+    static func unitNames(_ contexts: [UnitContext]) -> String {
+        var order: [String] = []
+        var configurations: [String: [String]] = [:]
+        for c in contexts {
+            let target = c.unit.origin?.target ?? c.unit.name
+            if configurations[target] == nil { order.append(target) }
+            if let config = c.unit.origin?.configuration, configurations[target]?.contains(config) != true {
+                configurations[target, default: []].append(config)
+            } else if configurations[target] == nil {
+                configurations[target] = []
+            }
+        }
+        return order.map { t in
+            let configs = configurations[t] ?? []
+            return configs.isEmpty ? t : "\(t) (\(configs.joined(separator: ", ")))"
+        }.joined(separator: ", ")
+    }
+
+    /// `"G" (kSecAttrAccessGroup, from AppConstants.group at Constants.swift:3)`.
+    static func described(_ check: CodeGroupCheck) -> String {
+        var how = [check.use.api]
+        if !check.use.resolved.steps.isEmpty {
+            how.append("from " + check.use.resolved.steps.prefix(3).map { OutputText.excerpt($0) }.joined(separator: ", "))
+        }
+        return "\"\(OutputText.excerpt(check.group))\" (\(how.joined(separator: "; ")))"
+    }
+
+    /// Advice for code that must spell the App ID prefix: read it at run time.
+    static let readPrefixAdvice = "read the prefix at run time: add an Info.plist entry AppIdentifierPrefix = $(AppIdentifierPrefix) and pass Bundle.main.object(forInfoDictionaryKey: \"AppIdentifierPrefix\") as! String + the group name"
+
+    /// A finding of `rule` at a place in code.
+    static func finding(_ rule: RuleDescription, _ message: String, at use: CodeGroupUse, unit: UnitContext, severity: Severity? = nil) -> Finding {
+        Finding(rule: rule.id, severity: severity ?? rule.severity, message: message, path: use.path, line: use.line, column: use.column,
+                unit: unit.unit.name)
+    }
+}

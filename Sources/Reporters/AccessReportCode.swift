@@ -1,0 +1,75 @@
+public import EntitlintCore
+
+extension AccessReport {
+    /// One place where a unit's code passes an access group to the keychain.
+    public struct CodeUse: Sendable, Codable, Hashable {
+        /// The group, after the unit's variables; nil when the code builds it at run time.
+        public var group: String?
+        /// `App/Keychain.swift:12`
+        public var place: String
+        /// `kSecAttrAccessGroup`, `KeychainAccess accessGroup:`, ...
+        public var api: String
+        /// Why the group is not known (`parameter group`), when it is not.
+        public var unknown: String?
+        /// The group is in the unit's access-group list (nil when the group is not known).
+        public var granted: Bool?
+
+        func escaped() -> CodeUse {
+            CodeUse(group: group.map(OutputText.escape), place: OutputText.escape(place), api: OutputText.escape(api),
+                    unknown: unknown.map(OutputText.escape), granted: granted)
+        }
+    }
+
+    static func codeUses(_ code: UnitCode, of unit: SigningUnit) -> [CodeUse] {
+        let list = Set(unit.accessGroups.entries.map(\.value))
+        let expander = unit.expander
+        var seen = Set<CodeUse>()
+        return code.groups.compactMap { use in
+            let group = use.resolved.value.map { expander.expand($0).text }
+            let entry = CodeUse(group: group, place: "\(use.path):\(use.line)", api: use.api, unknown: use.resolved.unknown,
+                                granted: group.map(list.contains))
+            return seen.insert(entry).inserted ? entry : nil
+        }
+    }
+}
+
+/// The code side of the report: per unit, the groups its code passes, with file and line.
+enum AccessReportCode {
+    static func label(_ use: AccessReport.CodeUse) -> String {
+        if let group = use.group { return group + (use.granted == false ? " (NOT GRANTED)" : "") }
+        return "(built at run time: \(use.unknown ?? "not known"))"
+    }
+
+    static func text(_ u: AccessReport.Unit) -> String {
+        guard let code = u.code else { return "" }
+        if code.isEmpty { return "  code: names no access group\n" }
+        var s = "  code names:\n"
+        let column = 6 + (code.map { label($0).count }.max() ?? 0) + 2
+        for use in code {
+            s += AccessReportText.line("    " + label(use), "\(use.place) (\(use.api))", column: column, indent: 6)
+        }
+        return s
+    }
+
+    static func markdown(_ u: AccessReport.Unit) -> String {
+        guard let code = u.code, !code.isEmpty else { return "" }
+        var s = "Its code names:\n\n"
+        for use in code {
+            let group = use.group.map { AccessReportMarkdown.code($0) + (use.granted == false ? " **(not granted)**" : "") }
+                ?? "built at run time (\(AccessReportMarkdown.escape(use.unknown ?? "not known")))"
+            s += "- \(group) — \(AccessReportMarkdown.code(use.place)), \(AccessReportMarkdown.escape(use.api))\n"
+        }
+        return s + "\n"
+    }
+
+    static func html(_ u: AccessReport.Unit) -> String {
+        guard let code = u.code, !code.isEmpty else { return "" }
+        var s = "<ul class=\"code\">"
+        for use in code {
+            let group = use.group.map { "<code>\(AccessReportHTML.escape($0))</code>" + (use.granted == false ? " <span class=\"none\">not granted</span>" : "") }
+                ?? "built at run time <span class=\"src\">\(AccessReportHTML.escape(use.unknown ?? ""))</span>"
+            s += "<li>\(group) <span class=\"src\">\(AccessReportHTML.escape(use.place)), \(AccessReportHTML.escape(use.api))</span></li>"
+        }
+        return s + "</ul>"
+    }
+}
