@@ -145,10 +145,21 @@ public struct Linter: Sendable {
     static let profileExtensionBytes: [[UInt8]] = [Array("mobileprovision".utf8), Array("provisionprofile".utf8)]
 
     /// `project.pbxproj`, `*.xcconfig`, `project.yml` and `contents.xcworkspacedata`: project files,
-    /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists.
+    /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists. Swift and
+    /// Objective-C sources too: named on the command line (a hook passes the changed ones), they
+    /// bring the targets that compile them into the run, and are read only as code.
     public static func isProjectFile(_ path: String) -> Bool {
         let base = Paths.baseName(path)
-        return base == "project.pbxproj" || ext(path) == "xcconfig" || base == "project.yml" || base == "contents.xcworkspacedata"
+        if base == "project.pbxproj" || base == "project.yml" || base == "contents.xcworkspacedata" { return true }
+        return ext(path) == "xcconfig" || isSourceFile(path)
+    }
+
+    /// `.swift`, `.m`, `.mm` and `.h`: what the code rules scan.
+    public static func isSourceFile(_ path: String) -> Bool {
+        switch ext(path) {
+        case "swift", "m", "mm", "h": return true
+        default: return false
+        }
     }
 
     /// Parses one file's bytes as what its name says it is.

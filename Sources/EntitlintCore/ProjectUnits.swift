@@ -174,7 +174,8 @@ extension Linter {
             out[i] = (context, found)
         }
         Parallel.forEach(discovered.count, jobs: options.workers, work)
-        let codeIndex = CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles)
+        let codeIndex = CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles,
+                                        configuration: options.configuration)
         var contexts: [UnitContext] = []
         var units: [SigningUnit] = []
         var outOfScope: [SigningUnit] = []

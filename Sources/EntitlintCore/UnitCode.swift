@@ -54,8 +54,11 @@ public final class CodeIndex: @unchecked Sendable {
     }
 
     /// An index over files on disk, each read up to `limit` bytes (a larger file is unreadable).
-    public static func disk(limit: Int, cwd: String, virtualFiles: VirtualFiles? = nil) -> CodeIndex {
+    /// A file the configuration excludes is not read (it counts as unreadable: the unit's code
+    /// is then not completely known).
+    public static func disk(limit: Int, cwd: String, virtualFiles: VirtualFiles? = nil, configuration: Configuration? = nil) -> CodeIndex {
         CodeIndex(read: { path in
+            if configuration?.excludes(path, cwd: cwd) == true { return nil }
             if let virtualFiles, let result = virtualFiles.bytes(path, cwd: cwd) {
                 guard case .success(let bytes) = result, bytes.count <= limit else { return nil }
                 return bytes

@@ -140,7 +140,8 @@ struct AccessGroupUnusedInCodeRule: ProjectRule {
             let list = context.accessGroups
             for entry in list.entries where entry.origin == .keychainAccessGroups {
                 guard entry.value != list.defaultGroup?.value, entry.value != context.unit.appID,
-                      entry.value != AccessGroupList.tokenGroup, !named.contains(entry.value) else { continue }
+                      entry.value != AccessGroupList.tokenGroup, !named.contains(entry.value),
+                      !context.settings.isExternal(value: entry.value, raw: entry.raw) else { continue }
                 // Named by the code of another target that lists it (it reads the items).
                 if units.contains(where: { other in
                     other.code!.groups.contains { $0.resolved.value.map { other.expand($0).text } == entry.value }

@@ -36,7 +36,8 @@ struct ReportCommand: ParsableCommand {
         for f in result.findings where f.rule == "parse-error" {
             Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
         }
-        let index = CodeIndex.disk(limit: options.limits.maxBytes, cwd: Paths.currentDirectory(), virtualFiles: options.virtualFiles)
+        let index = CodeIndex.disk(limit: options.limits.maxBytes, cwd: Paths.currentDirectory(), virtualFiles: options.virtualFiles,
+                                        configuration: options.configuration)
         let text = fmt.render(AccessReport(units: result.units) { unit in unit.origin?.sources.map(index.code(for:)) })
         if destination == .standardOutput {
             Output.write(text)
