@@ -104,7 +104,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
               let current = context.accessGroups.defaultGroup,
               let comparison = DefaultGroupComparison(entry: entry, unit: context.unit, list: context.accessGroups) else { return [] }
         let reference = lock.reference ?? "lock file"
-        let relock = lock.reference == nil ? ", then run `entitlint lock`" : ""
+        let relock = lock.reference == nil ? ", then run `entitlint lock --accept`" : ""
         var out: [Finding] = []
         if let cause = comparison.cause {
             let old = comparison.oldDefault
@@ -132,7 +132,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
                 } else {
                     message += "; put it first in keychain-access-groups again if the profile allows it"
                 }
-                message += lock.reference == nil ? ", or, if the move is intended, migrate the items and run `entitlint lock`" : ", or migrate the items"
+                message += lock.reference == nil ? ", or, if the move is intended, migrate the items and run `entitlint lock --accept`" : ", or migrate the items"
             }
             let location = current.location.isKnown ? current.location : context.located(context.keyLocation(current.key ?? "application-identifier"))
             out.append(finding(message, in: context, at: location, keyPath: "default-access-group"))

@@ -491,6 +491,9 @@ struct Lock: ParsableCommand {
     @Option(name: .customLong("drop"), help: ArgumentHelp("Remove this unit's entry from the lock file (repeatable); with no path given, nothing else is locked.", valueName: "name"))
     var drop: [String] = []
 
+    @Flag(name: .customLong("accept"), help: "Record units whose default access group moved since the lock file was written (without it, lock refuses and lists them).")
+    var accept = false
+
     func run() throws {
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
@@ -509,6 +512,7 @@ struct Lock: ParsableCommand {
         let cwd = Paths.currentDirectory()
         let folder = Paths.absolute(Paths.directoryName(path), cwd: cwd)
         var guessed: [String] = []
+        var moved: [(name: String, old: String, new: String)] = []
         func merge(into lock: inout LockFile) throws {
             for name in drop {
                 guard lock.units.removeValue(forKey: name) != nil else {
@@ -522,9 +526,17 @@ struct Lock: ParsableCommand {
                 } else if entry.prefixWasGuessed {
                     guessed.append(unit.name)
                 }
+                // A default that moved since the lock was written is a drift: recorded only when
+                // asked, so that running `lock` never hides one by accident.
+                if let (_, old) = lock.namedEntry(for: unit),
+                   let comparison = DefaultGroupComparison(entry: old, unit: unit, list: unit.accessGroups), comparison.cause != nil {
+                    moved.append((unit.name, comparison.oldDefault, comparison.newDefault))
+                    if !accept { continue }
+                }
                 lock.units[unit.name] = entry
             }
         }
+        var refused: Bool { !moved.isEmpty && !accept }
         // Messages go to standard error when the lock itself goes to standard output.
         let messages = destination == .standardOutput ? STDERR_FILENO : STDOUT_FILENO
         if case .file = destination {
@@ -537,6 +549,7 @@ struct Lock: ParsableCommand {
                         do { lock = try LockFile.load(path: path) } catch { throw CLIError("\(error)") }
                     }
                     try merge(into: &lock)
+                    if refused { return }
                     do { try FileReader.write(lock.encoded(), to: destination) } catch {
                         throw CLIError("cannot write the lock file: \(error)")
                     }
@@ -545,7 +558,14 @@ struct Lock: ParsableCommand {
         } else {
             var lock = LockFile()
             try merge(into: &lock)
-            if destination == .standardOutput { Output.writeBytes(lock.encoded()) }
+            if destination == .standardOutput && !refused { Output.writeBytes(lock.encoded()) }
+        }
+        if refused {
+            var text = "the default access group moved for \(moved.count) unit\(moved.count == 1 ? "" : "s"), so items saved there without a group would be stranded:\n"
+            for m in moved { text += "  \(OutputText.escape(m.name)): \"\(OutputText.escape(m.old))\" -> \"\(OutputText.escape(m.new))\"\n" }
+            text += "nothing was written: `entitlint lint` says how to fix it; `entitlint lock --accept` records the new defaults\n"
+            Output.write(text, fd: STDERR_FILENO)
+            throw ExitCode(1)
         }
         if !guessed.isEmpty {
             let names = guessed.count <= 3 ? guessed.joined(separator: ", ") : "\(guessed.count) units"
@@ -553,6 +573,9 @@ struct Lock: ParsableCommand {
         }
         let parseErrors = result.findings.filter { $0.rule == "parse-error" }
         Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
+        for m in moved {
+            Output.write("moved: \(OutputText.escape(m.name)): \"\(OutputText.escape(m.old))\" -> \"\(OutputText.escape(m.new))\" (accepted)\n", fd: messages)
+        }
         Output.write("wrote \(OutputText.escape(path)): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\(drop.isEmpty ? "" : ", \(drop.count) dropped")\n", fd: messages)
         if !parseErrors.isEmpty { throw ExitCode(1) }
     }

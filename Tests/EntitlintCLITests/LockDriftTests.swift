@@ -61,6 +61,33 @@ final class LockDriftTests: GitTestCase {
         XCTAssertEqual(try entitlint(["lint", "App/App.entitlements"], in: dir).status, 0)
     }
 
+    /// `lock` over a moved default writes nothing, lists old and new default, and exits 1; with
+    /// `--accept` it records the move and says so; a unit that did not move is locked as before.
+    func testLockRefusesAMovedDefaultUnlessAccepted() throws {
+        let dir = try repository()
+        try write(CLI.entitlements([own, shared]), "App/App.entitlements", in: dir)
+        let flags = ["--team-id", "ABCDE12345", "--bundle-id", "com.example.AppOne"]
+        XCTAssertEqual(try entitlint(["lock", "App/App.entitlements"] + flags, in: dir).status, 0)
+        let lockURL = dir.appendingPathComponent("entitlint.lock")
+        let before = try Data(contentsOf: lockURL)
+        XCTAssertEqual(try entitlint(["lock", "App/App.entitlements"] + flags, in: dir).status, 0, "an unchanged default locks again")
+
+        try write(CLI.entitlements([shared, own]), "App/App.entitlements", in: dir)
+        let refused = try entitlint(["lock", "App/App.entitlements"] + flags, in: dir)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the default access group moved for 1 unit"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("  App: \"ABCDE12345.com.example.AppOne\" -> \"ABCDE12345.com.example.shared\""), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("`entitlint lock --accept` records the new defaults"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: lockURL), before, "nothing was written")
+        XCTAssertEqual(try entitlint(["lint", "App/App.entitlements"] + flags, in: dir).status, 1, "the drift is still reported")
+
+        let accepted = try entitlint(["lock", "--accept", "App/App.entitlements"] + flags, in: dir)
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertTrue(accepted.stdout.contains("moved: App: \"ABCDE12345.com.example.AppOne\" -> \"ABCDE12345.com.example.shared\" (accepted)"), accepted.stdout)
+        XCTAssertNotEqual(try Data(contentsOf: lockURL), before)
+        XCTAssertEqual(try entitlint(["lint", "App/App.entitlements"] + flags, in: dir).status, 0, "the new default is the reference now")
+    }
+
     /// `--against` with no flags: the team and bundle ID are unknown at REV and now, so both
     /// defaults are symbolic, and compared as written: a real move is found, no change is clean.
     func testAgainstWithoutFlagsFindsARealMove() throws {
@@ -189,7 +216,9 @@ final class LockDriftTests: GitTestCase {
         XCTAssertTrue(moved.stdout.contains("changed from \"ABCDE12345.com.example.App\" (lock file) to \"ABCDE12345.com.example.shared\""), moved.stdout)
         XCTAssertFalse(moved.stdout.contains("matches no unit"), "an entry of the first format names no file, and the run did not walk the lock's folder: \(moved.stdout)")
 
-        XCTAssertEqual(try entitlint(["lock", "App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App"], in: dir).status, 0)
+        // The default moved, so locking again takes `--accept`.
+        XCTAssertEqual(try entitlint(["lock", "App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App"], in: dir).status, 1)
+        XCTAssertEqual(try entitlint(["lock", "--accept", "App.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App"], in: dir).status, 0)
         let lockText = try String(contentsOf: dir.appendingPathComponent("entitlint.lock"), encoding: .utf8)
         XCTAssertTrue(lockText.contains("\"Elsewhere\""), lockText)
         XCTAssertTrue(lockText.contains("\"entitlements\" : \"App.entitlements\""), lockText)
