@@ -102,6 +102,8 @@ struct PBXReader {
     var problems: [ProjectProblem] = []
     /// Child ID -> parent group ID, built on first use.
     var parents: [String: String]?
+    /// Group ID -> its folder (`path(of:)`), for the files of sources phases.
+    var groupFolders: [String: Result<String, ReadFailure>] = [:]
 
     init(document: PlistDocument, file: String, bundlePath: String) {
         root = document.root
@@ -306,12 +308,28 @@ struct PBXReader {
                   let ref = objects[refID]?.dict, ref["isa"]?.string == "PBXFileReference" else { continue }
             let name = ref["path"]?.string ?? ref["name"]?.string ?? ""
             guard SourceCatalog.isCode(name) else { continue }
-            switch path(of: refID, directory: directory) {
+            switch sourcePath(refID, ref, directory: directory) {
             case .success(let p): code.files.append(p)
             case .failure(let why):
                 if !why.reason.hasSuffix("which only exists during a build") { code.unlocatable.append(name) }
             }
         }
+    }
+
+    /// `path(of:)` for a file of a sources phase, its group's folder found once for all the
+    /// files of the group (a project lists thousands of files in a few hundred groups).
+    mutating func sourcePath(_ id: String, _ ref: PlistDictionary, directory: String) -> Result<String, ReadFailure> {
+        let own = ref["path"]?.string ?? ""
+        guard ref["sourceTree"]?.string ?? "<group>" == "<group>", let parent = parentMap()[id],
+              !own.isEmpty, !own.contains("/"), own != ".", own != ".." else { return path(of: id, directory: directory) }
+        let folder: Result<String, ReadFailure>
+        if let known = groupFolders[parent] {
+            folder = known
+        } else {
+            folder = path(of: parent, directory: directory)
+            groupFolders[parent] = folder
+        }
+        return folder.map { ProjectFiles.join($0, own) }
     }
 
     /// The Swift package products a target links (`packageProductDependencies` ->

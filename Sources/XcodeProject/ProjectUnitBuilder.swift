@@ -406,8 +406,8 @@ struct ProjectUnitBuilder {
         var list = CodeList()
         var seen = Set<String>()
         for f in target.code.files { catalog.add(file: f, to: &list, seen: &seen) }
-        for name in target.code.unlocatable where !list.missing.contains(name) { list.missing.append(name) }
-        let excluded = target.excludedFiles.map(files.absolute)
+        for name in target.code.unlocatable { list.addMissing(name) }
+        let excluded = Exclusions(target.excludedFiles.map(files.absolute))
         for folder in target.code.folders { catalog.add(folder: folder, excluded: excluded, to: &list, seen: &seen) }
         for p in target.code.products {
             switch p.package {

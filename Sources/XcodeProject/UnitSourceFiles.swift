@@ -34,14 +34,47 @@ struct PackageProductReference: Sendable, Hashable {
 /// configuration) are added; shared by every configuration of the target.
 struct CodeList: Sendable {
     var files: [String] = []
-    var missing: [String] = []
-    var unscanned: [String] = []
+    private(set) var missing: [String] = []
+    private(set) var unscanned: [String] = []
+    /// What `missing` and `unscanned` hold, so that adding one is not a search of the list.
+    private var listed = Set<String>()
+
+    init(files: [String] = [], missing: [String] = [], unscanned: [String] = []) {
+        self.files = files
+        for m in missing { addMissing(m) }
+        for u in unscanned { addUnscanned(u) }
+    }
+
+    mutating func addMissing(_ shown: String) {
+        if listed.insert("m" + shown).inserted { missing.append(shown) }
+    }
+
+    mutating func addUnscanned(_ what: String) {
+        if listed.insert("u" + what).inserted { unscanned.append(what) }
+    }
 
     /// Adds `other`'s entries not already listed, keeping the order.
     mutating func append(_ other: CodeList, seen: inout Set<String>) {
         for f in other.files where seen.insert(f).inserted { files.append(f) }
-        for m in other.missing where !missing.contains(m) { missing.append(m) }
-        for u in other.unscanned where !unscanned.contains(u) { unscanned.append(u) }
+        for m in other.missing { addMissing(m) }
+        for u in other.unscanned { addUnscanned(u) }
+    }
+}
+
+/// Absolute paths of files and folders left out: a path is excluded when it or one of its parent
+/// folders is listed (one lookup per path component, whatever the number of exclusions).
+struct Exclusions {
+    let paths: Set<String>
+    init(_ paths: [String]) { self.paths = Set(paths) }
+
+    func excludes(_ path: String) -> Bool {
+        guard !paths.isEmpty else { return false }
+        var p = Substring(path)
+        while true {
+            if paths.contains(String(p)) { return true }
+            guard let slash = p.lastIndex(of: "/"), slash != p.startIndex else { return false }
+            p = p[..<slash]
+        }
     }
 }
 
@@ -65,7 +98,8 @@ final class SourceCatalog: @unchecked Sendable {
 
     let files: ProjectFiles
     private var walks: [String: [String]] = [:]
-    private var manifests: [String: PackageManifest?] = [:]
+    /// By package folder as written (normalised, usable from the current folder).
+    private var manifests: [String: ManifestResult] = [:]
     private var products: [String: CodeList] = [:]
     private var inProgress = Set<String>()
     private(set) var targets: [String: CodeList] = [:]
@@ -83,32 +117,36 @@ final class SourceCatalog: @unchecked Sendable {
         var list = make()
         if list.files.count > Self.maxFiles {
             list.files.removeSubrange(Self.maxFiles...)
-            list.unscanned.append("more than \(Self.maxFiles) source files")
+            list.addUnscanned("more than \(Self.maxFiles) source files")
         }
         targets[key] = list
         return list
     }
 
-    /// One listed file: absolute when on disk inside the root, else missing (as shown).
+    /// Listed files -> their absolute path when on disk inside the root, else how a missing one
+    /// is shown: many targets of a project list the same files, and each is looked at once.
+    private var known: [String: (found: Bool, path: String)] = [:]
+
+    /// One listed file: absolute when on disk inside the root, else missing (as shown). Whether
+    /// it exists is asked first: a file that is not there is missing wherever it would be, and
+    /// resolving the symlinks of a path that does not exist costs a call per component.
     func add(file path: String, to list: inout CodeList, seen: inout Set<String>) {
-        if files.isOutside(path) || files.kind(path) != .file {
-            let shown = files.shown(path)
-            if !list.missing.contains(shown) { list.missing.append(shown) }
-            return
+        let status: (found: Bool, path: String)
+        if let k = known[path] {
+            status = k
+        } else {
+            status = files.kind(path) == .file && !files.isOutside(path) ? (true, files.absolute(path)) : (false, files.shown(path))
+            known[path] = status
         }
-        let abs = files.absolute(path)
-        if seen.insert(abs).inserted { list.files.append(abs) }
+        guard status.found else { return list.addMissing(status.path) }
+        if seen.insert(status.path).inserted { list.files.append(status.path) }
     }
 
     /// The code files below `folder` (absolute paths, sorted), without those `excluded` (absolute
     /// paths of files or folders) and those `keep` refuses (relative to the folder); the folder
     /// itself missing or outside the root is listed as missing.
-    func add(folder: String, excluded: [String] = [], keep: ((String) -> Bool)? = nil, to list: inout CodeList, seen: inout Set<String>) {
-        guard !files.isOutside(folder), files.kind(folder) == .directory else {
-            let shown = files.shown(folder)
-            if !list.missing.contains(shown) { list.missing.append(shown) }
-            return
-        }
+    func add(folder: String, excluded: Exclusions = Exclusions([]), keep: ((String) -> Bool)? = nil, to list: inout CodeList, seen: inout Set<String>) {
+        guard files.kind(folder) == .directory, !files.isOutside(folder) else { return list.addMissing(files.shown(folder)) }
         let abs = files.absolute(folder)
         let found: [String]
         if let known = walks[abs] {
@@ -120,7 +158,7 @@ final class SourceCatalog: @unchecked Sendable {
         }
         let prefix = abs.hasSuffix("/") ? abs : abs + "/"
         for f in found {
-            if excluded.contains(where: { f == $0 || f.hasPrefix($0 + "/") }) { continue }
+            if excluded.excludes(f) { continue }
             if let keep, !keep(String(f.dropFirst(prefix.count))) { continue }
             if seen.insert(f).inserted { list.files.append(f) }
         }
@@ -132,20 +170,21 @@ final class SourceCatalog: @unchecked Sendable {
     enum ManifestResult { case found(PackageManifest), missing(String), notUnderstood(String) }
 
     func manifest(_ folder: String) -> ManifestResult {
+        if let known = manifests[folder] { return known }
         let path = ProjectFiles.join(folder, "Package.swift")
-        let abs = files.absolute(path)
-        if let known = manifests[abs] {
-            return known.map { .found($0) } ?? .notUnderstood("Package.swift of \(files.shown(folder)): not understood")
+        let result: ManifestResult
+        if files.kind(path) != .file || files.isOutside(folder) || files.isOutside(path) {
+            result = .missing(files.shown(path))
+        } else if manifestsRead >= Self.maxPackages {
+            result = .notUnderstood("Package.swift of \(files.shown(folder)): more than \(Self.maxPackages) packages in the run")
+        } else {
+            manifestsRead += 1
+            var parsed: PackageManifest?
+            if case .success(let bytes) = files.read(path) { parsed = PackageManifest.parse(bytes) }
+            result = parsed.map { .found($0) } ?? .notUnderstood("Package.swift of \(files.shown(folder)): not understood")
         }
-        if files.isOutside(folder) || files.isOutside(path) || files.kind(path) != .file { return .missing(files.shown(path)) }
-        guard manifests.count < Self.maxPackages else {
-            return .notUnderstood("Package.swift of \(files.shown(folder)): more than \(Self.maxPackages) packages in the run")
-        }
-        manifestsRead += 1
-        var parsed: PackageManifest?
-        if case .success(let bytes) = files.read(path) { parsed = PackageManifest.parse(bytes) }
-        manifests[abs] = .some(parsed)
-        return parsed.map { .found($0) } ?? .notUnderstood("Package.swift of \(files.shown(folder)): not understood")
+        manifests[folder] = result
+        return result
     }
 
     /// The files `product` of the local package in `folder` compiles, with those of the targets
@@ -160,15 +199,15 @@ final class SourceCatalog: @unchecked Sendable {
         defer { inProgress.remove(key) }
         var list = CodeList()
         switch manifest(folder) {
-        case .missing(let shown): list.missing.append(shown)
-        case .notUnderstood(let why): list.unscanned.append(why)
+        case .missing(let shown): list.addMissing(shown)
+        case .notUnderstood(let why): list.addUnscanned(why)
         case .found(let m):
             if let p = m.products.first(where: { $0.name == product }) {
                 list = targets(p.targets, of: m, in: folder, depth: depth)
             } else if m.targets.contains(where: { $0.name == product }) {
                 list = targets([product], of: m, in: folder, depth: depth)
             } else {
-                list.unscanned.append("Swift package product \(product): not declared by Package.swift of \(files.shown(folder))")
+                list.addUnscanned("Swift package product \(product): not declared by Package.swift of \(files.shown(folder))")
             }
         }
         products[key] = list
@@ -187,13 +226,13 @@ final class SourceCatalog: @unchecked Sendable {
             k += 1
             guard visited.insert(name).inserted else { continue }
             guard let t = m.targets.first(where: { $0.name == name }) else {
-                list.unscanned.append("Swift package target \(name): not declared by Package.swift of \(files.shown(folder))")
+                list.addUnscanned("Swift package target \(name): not declared by Package.swift of \(files.shown(folder))")
                 continue
             }
             switch t.kind {
             case "testTarget", "plugin", "macro", "systemLibrary": continue
             case "binaryTarget":
-                list.unscanned.append("binary target \(name) of \(files.shown(folder))")
+                list.addUnscanned("binary target \(name) of \(files.shown(folder))")
                 continue
             default: break
             }
@@ -235,7 +274,7 @@ final class SourceCatalog: @unchecked Sendable {
                 .map { ProjectFiles.normalize(ProjectFiles.join(folder, $0 + "/" + t.name)) }
             root = defaults.first { !files.isOutside($0) && files.kind($0) == .directory } ?? defaults[0]
         }
-        let excluded = t.exclude.map { files.absolute(ProjectFiles.normalize(ProjectFiles.join(root, $0))) }
+        let excluded = Exclusions(t.exclude.map { files.absolute(ProjectFiles.normalize(ProjectFiles.join(root, $0))) })
         guard let sources = t.sources else {
             add(folder: root, excluded: excluded, to: &list, seen: &seen)
             return
@@ -245,8 +284,7 @@ final class SourceCatalog: @unchecked Sendable {
             if files.kind(p) == .directory, !files.isOutside(p) {
                 add(folder: p, excluded: excluded, to: &list, seen: &seen)
             } else if Self.isCode(p) {
-                let abs = files.absolute(p)
-                if !excluded.contains(where: { abs == $0 || abs.hasPrefix($0 + "/") }) { add(file: p, to: &list, seen: &seen) }
+                if !excluded.excludes(files.absolute(p)) { add(file: p, to: &list, seen: &seen) }
             }
         }
     }
@@ -283,9 +321,9 @@ extension SourceCatalog {
     /// The unit's Info.plist, `path` usable from the current folder: its evaluated entries, or
     /// the file listed as missing when it is not on disk (or outside the root).
     func addInfoPlist(_ path: String, entitlements: EntitlementsCache, settings: SettingsEvaluator, to sources: inout UnitSources) {
-        if files.isOutside(path) || files.kind(path) != .file {
-            let shown = files.shown(path)
-            if !sources.missing.contains(shown) { sources.missing.append(shown) }
+        guard files.kind(path) == .file, !files.isOutside(path) else {
+            // Not a code file: it cannot already be among the target's missing files.
+            sources.missing.append(files.shown(path))
             return
         }
         guard case .success(let document) = entitlements.document(path) else { return }

@@ -25,8 +25,8 @@ extension XcodeGenSpec {
             if let type = item["type"]?.string, type == "folder" { continue }
             if let phase = item["buildPhase"]?.string, phase != "sources" { continue }
             let path = relative(pathNode)
-            let excludes = (item["excludes"]?.items ?? []).compactMap(\.string).prefix(1_000).map(Glob.init)
-            let includes = (item["includes"]?.items ?? []).compactMap(\.string).prefix(1_000).map(Glob.init)
+            let excludes = (item["excludes"]?.items ?? []).compactMap(\.string).prefix(maxSourceGlobs).map(Glob.init)
+            let includes = (item["includes"]?.items ?? []).compactMap(\.string).prefix(maxSourceGlobs).map(Glob.init)
             if files.kind(path) == .directory, !files.isOutside(path) {
                 let keep: ((String) -> Bool)? = excludes.isEmpty && includes.isEmpty ? nil : { rel in
                     !excludes.contains { matchesPathOrParent($0, rel) } && (includes.isEmpty || includes.contains { matchesPathOrParent($0, rel) })
@@ -57,6 +57,10 @@ extension XcodeGenSpec {
         }
         return list
     }
+
+    /// Globs read per source entry (real specs: a handful): each file of the folder is matched
+    /// against each.
+    static let maxSourceGlobs = 100
 
     /// Whether `glob` matches `relative` (a path below a source folder) or one of its parent folders.
     static func matchesPathOrParent(_ glob: Glob, _ relative: String) -> Bool {
