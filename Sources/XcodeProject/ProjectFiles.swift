@@ -68,7 +68,12 @@ struct ProjectFiles: @unchecked Sendable {
         }
     }
 
-    func walk(_ root: String, accept: (String) -> Bool) -> [String] { options.walk(root, accept: accept) }
+    /// The files below `folder` that `accept` takes, bounded as every walk of the run; a symlinked
+    /// file is taken only when it resolves inside the project root (symlinked folders are never
+    /// followed).
+    func walk(_ folder: String, accept: (String) -> Bool) -> [String] {
+        options.walk(folder, followsLink: { !isOutside($0) }, accept: accept)
+    }
 
     func shown(_ path: String) -> String { Paths.display(path, cwd: cwd) }
 

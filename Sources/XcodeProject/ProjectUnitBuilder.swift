@@ -154,18 +154,21 @@ struct ProjectUnitBuilder {
     let xcconfigs: XCConfigLoader
     let entitlements: EntitlementsCache
     let variables: [String: String]
+    let catalog: SourceCatalog
     var problems: [ProjectProblem] = []
     /// The target whose units are being formed: problems found meanwhile concern it.
     var currentTarget: String?
     /// The other platforms the configuration just formed is signed for.
     var variants: [PlatformVariant] = []
 
-    init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String]) {
+    init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String],
+         catalog: SourceCatalog? = nil) {
         self.project = project
         self.files = files
         self.xcconfigs = xcconfigs
         self.entitlements = entitlements
         self.variables = variables
+        self.catalog = catalog ?? SourceCatalog(files: files)
     }
 
     mutating func problem(_ p: ProjectProblem) {
@@ -375,9 +378,62 @@ struct ProjectUnitBuilder {
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
         origin.emptySettings = entitlementSettings.empty
         origin.excludedFiles = target.excludedFiles.map(files.absolute)
+        origin.sources = unitSources(target, config, settings: settings, infoPlist: nonEmpty(KeySetting.infoPlist))
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),
                                         shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
                                         platform: platform(ofSDK: sdk), origin: origin, variables: entitlementSettings.variables, inScope: false)
         return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)
+    }
+
+    /// What the unit compiles: its target's list (made once for all its configurations), plus
+    /// CocoaPods when this configuration's base xcconfig is a `Pods-*.xcconfig`, and its Info.plist.
+    func unitSources(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, settings: SettingsEvaluator,
+                     infoPlist: String?) -> UnitSources {
+        let list = catalog.target(files.absolute(project.file) + "#" + target.id) { codeList(target) }
+        var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
+        if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
+            sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")
+        }
+        if let raw = infoPlist {
+            catalog.addInfoPlist(ProjectFiles.normalize(ProjectFiles.join(project.directory, raw)), entitlements: entitlements,
+                                 settings: settings, to: &sources)
+        }
+        return sources
+    }
+
+    /// The files a target's sources phases, synchronised folders and package products give.
+    func codeList(_ target: PBXProject.Target) -> CodeList {
+        var list = CodeList()
+        var seen = Set<String>()
+        for f in target.code.files { catalog.add(file: f, to: &list, seen: &seen) }
+        for name in target.code.unlocatable { list.addMissing(name) }
+        let excluded = Exclusions(target.excludedFiles.map(files.absolute))
+        for folder in target.code.folders { catalog.add(folder: folder, excluded: excluded, to: &list, seen: &seen) }
+        for p in target.code.products {
+            switch p.package {
+            case .local(let folder):
+                list.append(catalog.product(p.product, package: folder), seen: &seen)
+            case .remote(let name):
+                list.append(CodeList(unscanned: ["remote Swift package \(name)"]), seen: &seen)
+            case .unnamed:
+                // A package added as a folder reference: the one whose manifest declares the
+                // product; else, when a folder of the product's name has no Package.swift here,
+                // that manifest is what is missing.
+                var found: CodeList?
+                for folder in project.packageFolders {
+                    if case .found(let m) = catalog.manifest(folder), m.products.contains(where: { $0.name == p.product }) {
+                        found = catalog.product(p.product, package: folder)
+                        break
+                    }
+                }
+                if found == nil, let folder = project.packageFolders.first(where: { Paths.baseName($0) == p.product }),
+                   case .missing(let shown) = catalog.manifest(folder) {
+                    found = CodeList(missing: [shown])
+                }
+                list.append(found ?? CodeList(unscanned: ["Swift package product \(p.product): its package is not named by the project"]), seen: &seen)
+            }
+        }
+        if target.code.cocoaPods { list.append(CodeList(unscanned: ["CocoaPods"]), seen: &seen) }
+        return list
     }
 }

@@ -21,6 +21,9 @@ struct Workspace {
 
     var file: String
     var projects: [ProjectRef]
+    /// Folders it names that are not projects (`group:libraries/Core`), usable from the current
+    /// folder: where the local Swift packages of its projects may be.
+    var folders: [String] = []
 
     /// Group nesting read at most (real workspaces nest a few levels): each level's path is
     /// built from its parent's, so 100,000 levels would cost quadratic time.
@@ -40,6 +43,7 @@ struct Workspace {
         let container = Paths.directoryName(bundlePath)
         var groups: [String] = [container]
         var projects: [ProjectRef] = []
+        var folders: [String] = []
         var problems: [ProjectProblem] = []
         var sawWorkspace = false
         // Groups deeper than `maxGroupDepth`, still open: their paths are not resolved.
@@ -87,6 +91,8 @@ struct Workspace {
                     if !element.selfClosing { groups.append(resolved ?? base) }
                 } else if let resolved, resolved.hasSuffix(".xcodeproj") {
                     projects.append(ProjectRef(path: resolved, written: location, location: element.location))
+                } else if let resolved, !Paths.baseName(resolved).contains("."), folders.count < 10_000 {
+                    folders.append(resolved)
                 }
             default:
                 continue
@@ -97,7 +103,7 @@ struct Workspace {
                                            message: "not a workspace: no <Workspace> element"))
             return (nil, problems)
         }
-        return (Workspace(file: shown, projects: projects), problems)
+        return (Workspace(file: shown, projects: projects, folders: folders), problems)
     }
 }
 

@@ -54,6 +54,7 @@ struct DiscoverySession {
     let files: ProjectFiles
     let xcconfigs: XCConfigLoader
     let entitlements: EntitlementsCache
+    let catalog: SourceCatalog
     /// Absolute project paths (`.xcodeproj` folder, or `project.yml`) -> scope; in order of discovery.
     var projects: [(path: String, scope: Scope)] = []
     var workspaces: [(path: String, scope: Scope)] = []
@@ -69,6 +70,8 @@ struct DiscoverySession {
     var boundaryCache: [String: String] = [:]
     /// Absolute project path -> the workspace (absolute) that names it: their units form one family.
     var workspaceOf: [String: String] = [:]
+    /// Workspace (absolute) -> the folders it names that are not projects (`Workspace.folders`).
+    var workspaceFolders: [String: [String]] = [:]
     /// Absolute project or spec path -> the family of its units.
     var familyOf: [String: String] = [:]
     /// Projects and workspaces (absolute) that yielded no unit.
@@ -80,6 +83,7 @@ struct DiscoverySession {
         files = ProjectFiles(options: options, cwd: cwd)
         xcconfigs = XCConfigLoader(files: files)
         entitlements = EntitlementsCache(files: files, limits: options.limits)
+        catalog = SourceCatalog(files: files)
     }
 
     mutating func add(project path: String, scope: Scope) {
@@ -239,6 +243,7 @@ struct DiscoverySession {
             problems += found
             guard let workspace else { unitless.insert(path); continue }
             readFiles[path, default: []].append(workspace.file)
+            workspaceFolders[path] = workspace.folders
             for ref in workspace.projects {
                 if files.isOutside(ref.path) {
                     problems.append(ProjectProblem(file: workspace.file, location: ref.location,
@@ -284,18 +289,21 @@ struct DiscoverySession {
             familyOf[path] = family
             if path.hasSuffix("project.yml") {
                 let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                             variables: options.configuration?.variables ?? [:], limits: options.limits)
+                                                             variables: options.configuration?.variables ?? [:], limits: options.limits,
+                                                             catalog: catalog)
                 found = units
                 problems += issues
                 readFiles[path, default: []] += read
             } else {
-                let (project, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
+                let (read, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
                 problems += issues
-                guard let project else { unitless.insert(path); continue }
+                guard var project = read else { unitless.insert(path); continue }
+                // A product whose package the project does not name may be a package of its workspace.
+                project.packageFolders += workspaceOf[path].flatMap { workspaceFolders[$0] } ?? []
                 readFiles[path, default: []].append(project.file)
                 xcconfigs.projectFolder = project.directory
                 var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                 variables: options.configuration?.variables ?? [:])
+                                                 variables: options.configuration?.variables ?? [:], catalog: catalog)
                 found = builder.build()
                 problems += builder.problems
                 // Entitlements files a setting names without any target choosing them in the

@@ -347,7 +347,9 @@ enum XcodeGenSpec {
     }
 
     static func units(specPath: String, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache,
-                      variables: [String: String], limits: PlistLimits) -> ([ProjectUnit], [ProjectProblem], [String]) {
+                      variables: [String: String], limits: PlistLimits,
+                      catalog: SourceCatalog? = nil) -> ([ProjectUnit], [ProjectProblem], [String]) {
+        let catalog = catalog ?? SourceCatalog(files: files)
         /// A path written in a spec, relative to the folder of the spec that wrote it (XcodeGen 2.2
         /// and later resolve an included spec's paths from its own folder), usable from here.
         func specRelative(_ node: YNode) -> String {
@@ -570,6 +572,11 @@ enum XcodeGenSpec {
                                             profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
                                             settingSources: sources)
                     origin.emptySettings = entitlementSettings.empty
+                    let code = catalog.target(files.absolute(specPath) + "#" + t.name) {
+                        Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)
+                    }
+                    origin.sources = Self.unitSources(code, target: t.node, specPath: specPath, settings: evaluator, catalog: catalog,
+                                                      entitlements: entitlements)
                     let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",
                                               entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
                                               document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: unitSDK),

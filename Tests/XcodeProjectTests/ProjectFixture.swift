@@ -17,6 +17,9 @@ struct ProjectFixture {
         var embeds: [String] = []
         /// File-system synchronised folders (Xcode 16), each with the files the target excludes.
         var synchronizedFolders: [(path: String, exceptions: [String])] = []
+        /// IDs of build phases written in `extraObjects`, and raw entries of the target's dict.
+        var extraBuildPhases: [String] = []
+        var extraEntries = ""
     }
 
     var name = "Fixture"
@@ -25,6 +28,8 @@ struct ProjectFixture {
     var targets: [Target] = []
     /// Extra object entries, written verbatim into `objects` (for broken projects).
     var extraObjects = ""
+    /// IDs (of `extraObjects`) added to the main group's children.
+    var extraMainGroupChildren: [String] = []
 
     static func id(_ n: Int) -> String { String(format: "F0%022X", n) }
 
@@ -104,13 +109,13 @@ struct ProjectFixture {
             let synchronizedList = synchronized.isEmpty ? ""
                 : "\t\t\tfileSystemSynchronizedGroups = (\n" + synchronized.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
             objects += "\t\t\(targetIDs[t.name]!) /* \(t.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(list);\n" + synchronizedList
-                + "\t\t\tbuildPhases = (\n" + phases.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
+                + "\t\t\tbuildPhases = (\n" + (phases + t.extraBuildPhases).map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n" + t.extraEntries
                 + "\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
                 + "\t\t\tproductReference = \(productIDs[t.name]!);\n\t\t\tproductType = \(quote(t.productType));\n\t\t};\n"
         }
         let projectList = configList(projectSettings, bases: projectBaseConfigurations, owner: "project")
         let root = fresh()
-        objects += "\t\t\(mainGroup) = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n" + mainChildren.map { "\t\t\t\t\($0),\n" }.joined()
+        objects += "\t\t\(mainGroup) = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n" + (mainChildren + extraMainGroupChildren).map { "\t\t\t\t\($0),\n" }.joined()
             + "\t\t\t);\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n"
         objects += "\t\t\(root) /* Project object */ = {\n\t\t\tisa = PBXProject;\n\t\t\tbuildConfigurationList = \(projectList);\n"
             + "\t\t\tmainGroup = \(mainGroup);\n\t\t\tprojectDirPath = \"\";\n\t\t\ttargets = (\n"
