@@ -3,6 +3,13 @@
 /// KeychainAccess saves without a group.
 extension SiteExtractor {
     mutating func keychainIdiom(_ i: Int) {
+        // Every idiom's word starts with one of these bytes (aliases aside): a cheap filter.
+        switch src.bytes[Int(src.tokens[i].start)] {
+        case UInt8(ascii: "k"), UInt8(ascii: "a"), UInt8(ascii: "S"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "K"):
+            break
+        default:
+            if groupKeyAliases.isEmpty { return }
+        }
         if src.isWord(i, "kSecAttrAccessGroup") || (!groupKeyAliases.isEmpty && swift && groupKeyAliases.contains(src.text(i))) {
             groupKey(i)
         } else if src.isWord(i, "kSecUseDataProtectionKeychain") || src.isWord(i, "kSecAttrSynchronizable") {

@@ -6,6 +6,15 @@ extension SiteExtractor {
             if src.tokens[i].kind == .identifier { keychainIdiom(i) }
             return
         }
+        // Declaration keywords start with one of these bytes; other words can only be idioms.
+        switch src.bytes[Int(src.tokens[i].start)] {
+        case UInt8(ascii: "i"), UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: "p"),
+             UInt8(ascii: "f"), UInt8(ascii: "l"), UInt8(ascii: "v"), UInt8(ascii: "r"):
+            break
+        default:
+            keychainIdiom(i)
+            return
+        }
         if src.isWord(i, "import"), src.isWord(i + 1, "KeychainAccess") {
             importsKeychainAccess = true
         } else if src.isWord(i, "struct") || src.isWord(i, "class") || src.isWord(i, "enum") || src.isWord(i, "actor")

@@ -48,19 +48,23 @@ struct TokenizedSource {
     }
 
     /// True when token `i` is the identifier `word`.
+    @inline(__always)
     func isWord(_ i: Int, _ word: StaticString) -> Bool {
-        guard i >= 0, i < tokens.count, tokens[i].kind == .identifier else { return false }
+        guard i >= 0, i < tokens.count else { return false }
         let t = tokens[i]
-        let n = Int(t.end - t.start)
-        guard n == word.utf8CodeUnitCount else { return false }
+        let n = Int(t.end &- t.start)
+        guard t.kind == .identifier, n == word.utf8CodeUnitCount else { return false }
         let p = word.utf8Start
-        var k = 0
-        let s = Int(t.start)
-        while k < n {
-            if bytes[s + k] != p[k] { return false }
-            k += 1
+        return bytes.withUnsafeBufferPointer { b in
+            let s = Int(t.start)
+            guard b[s] == p[0] else { return false }
+            var k = 1
+            while k < n {
+                if b[s &+ k] != p[k] { return false }
+                k &+= 1
+            }
+            return true
         }
-        return true
     }
 
     /// True when token `i` is the punctuation `c`.
