@@ -4,12 +4,12 @@
 /// body's tokens between `defineStart` and `defineEnd`, `\` line continuations followed);
 /// every other directive (`#if`, `#import`, `#pragma`, ...) is skipped, so both branches of an
 /// `#if` are scanned. One pass over the bytes.
-struct ObjCLexer {
-    private var src: TokenizedSource
-    private var pos = 0
-    private var line: Int32 = 1
-    private var lineStart = 0
-    private let count: Int
+struct ObjCLexer: Lexing {
+    var src: TokenizedSource
+    var pos = 0
+    var line: Int32 = 1
+    var lineStart = 0
+    let count: Int
     /// Inside a `#define` line: a line break that is not escaped ends it.
     private var inDefine = false
     /// Only whitespace so far on this line (a `#` here starts a directive).
@@ -27,19 +27,6 @@ struct ObjCLexer {
         src = TokenizedSource(bytes: bytes)
         count = bytes.count
         src.tokens.reserveCapacity(bytes.count / 5)
-    }
-
-    private func at(_ i: Int) -> UInt8 {
-        i < count ? src.bytes[i] : 0
-    }
-
-    private mutating func newline(at i: Int) {
-        line += 1
-        lineStart = i + 1
-    }
-
-    private mutating func emit(_ kind: Token.Kind, from start: Int, line startLine: Int32, column: Int32, byte: UInt8 = 0) {
-        src.tokens.append(Token(kind: kind, byte: byte, start: Int32(start), end: Int32(pos), line: startLine, column: column))
     }
 
     private mutating func emitDefineEnd() {

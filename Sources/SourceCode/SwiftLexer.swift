@@ -3,12 +3,12 @@
 /// `//` and nested `/* /* */ */` comments dropped. One pass over the bytes; nested
 /// interpolations are followed with an explicit stack, never by recursion. Unterminated strings
 /// and comments end at the end of the line (single-line strings) or of the file.
-struct SwiftLexer {
-    private var src: TokenizedSource
-    private var pos = 0
-    private var line: Int32 = 1
-    private var lineStart = 0
-    private let count: Int
+struct SwiftLexer: Lexing {
+    var src: TokenizedSource
+    var pos = 0
+    var line: Int32 = 1
+    var lineStart = 0
+    let count: Int
 
     /// An interpolation being lexed: the string it belongs to, and the parentheses opened inside it.
     private struct Interpolation {
@@ -30,19 +30,6 @@ struct SwiftLexer {
         src = TokenizedSource(bytes: bytes)
         count = bytes.count
         src.tokens.reserveCapacity(bytes.count / 5)
-    }
-
-    private func at(_ i: Int) -> UInt8 {
-        i < count ? src.bytes[i] : 0
-    }
-
-    private mutating func newline(at i: Int) {
-        line += 1
-        lineStart = i + 1
-    }
-
-    private mutating func emit(_ kind: Token.Kind, from start: Int, line startLine: Int32, column: Int32, byte: UInt8 = 0) {
-        src.tokens.append(Token(kind: kind, byte: byte, start: Int32(start), end: Int32(pos), line: startLine, column: column))
     }
 
     private mutating func run() {
