@@ -19,6 +19,8 @@
 #   glob          Glob.matches                    (first line the pattern, the rest the path)
 #   gitignore     GitWorkTree.ignores             (.gitignore files and paths, split at NUL bytes, in
 #                 a work tree under /dev/shm, else /tmp)
+#   source-scan   SourceScanner.scan, then StringResolver on what it found (first byte: even Swift,
+#                 odd Objective-C; the rest is the file)
 #
 # How:
 #   - builds Tests/Fuzz once per call, release, `--sanitize=fuzzer --sanitize=address
@@ -38,6 +40,8 @@
 #       xcconfig      ../shared/projects/**/*.xcconfig, Examples/**/*.xcconfig, Tests/Fuzz/Seeds/xcconfig
 #       xcodegen      ../shared/projects/**/project.yml, Tests/Fuzz/Seeds/xcodegen
 #       glob, gitignore Tests/Fuzz/Seeds/glob, Tests/Fuzz/Seeds/gitignore
+#       source-scan   ../shared/projects/**/*.{swift,m,mm,h} (a language byte put in front),
+#                     Tests/Fuzz/Seeds/source-scan
 #     plus every input already kept in Tests/Fuzz/Regressions/HARNESS;
 #   - runs the harness for SECONDS (-max_total_time) with -rss_limit_mb=2048 -timeout=10 (a
 #     single input taking 10 s is a finding), leak detection on (known leaks of dependencies
@@ -64,7 +68,7 @@ usage() {
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore)
+harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore source-scan)
 scratch="$root/.build-fuzzers"
 corpus="$root/../shared/corpus"
 
@@ -98,6 +102,7 @@ executable() {
         xcodegen) echo FuzzXcodeGen ;;
         glob) echo FuzzGlob ;;
         gitignore) echo FuzzGitIgnore ;;
+        source-scan) echo FuzzSourceScan ;;
     esac
 }
 
@@ -192,6 +197,14 @@ PY
             copy_seeds "$dest" seed Tests/Fuzz/Seeds/xcodegen ;;
         macho|ipa|glob|gitignore)
             copy_seeds "$dest" seed "Tests/Fuzz/Seeds/$h" ;;
+        source-scan)
+            # The harness reads the first byte as the language: 0 for Swift, 1 for Objective-C.
+            find "$root/../shared/projects" -type f \( -name '*.swift' -o -name '*.m' -o -name '*.mm' -o -name '*.h' \) -print0 2>/dev/null |
+                while IFS= read -r -d '' f; do
+                    case "$f" in *.swift) lang='\x00' ;; *) lang='\x01' ;; esac
+                    { printf "$lang"; cat "$f"; } >"$dest/project-$(sha1sum <<<"$f" | cut -c1-16)"
+                done
+            copy_seeds "$dest" seed Tests/Fuzz/Seeds/source-scan ;;
     esac
 }
 

@@ -115,7 +115,10 @@ public enum SourceScanner {
     /// Scans one file. Work is linear in the size of `bytes` (plus the sites found); nothing
     /// recurses on the input's nesting beyond a fixed depth.
     public static func scan(_ bytes: [UInt8], language: SourceLanguage) -> ScannedSource {
-        ScannedSource()
+        switch language {
+        case .swift: SiteExtractor.extract(SwiftLexer.tokenize(bytes), swift: true)
+        case .objectiveC: SiteExtractor.extract(ObjCLexer.tokenize(bytes), swift: false)
+        }
     }
 }
 
@@ -140,19 +143,5 @@ public struct ResolvedString: Sendable, Hashable {
         self.usesInfoPlist = usesInfoPlist
         self.isLiteralAtSite = isLiteralAtSite
         self.steps = steps
-    }
-}
-
-/// Resolves group expressions over the files one unit compiles.
-public struct StringResolver: Sendable {
-    /// `files`: each scanned file of the unit with its path as shown in messages;
-    /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings.
-    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String]) {
-    }
-
-    /// Resolves `expression`, written at `line` of the file `path`. Bounded: a fixed depth of
-    /// references, cycles are unknown, and a value longer than a fixed size is unknown.
-    public func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
-        ResolvedString(value: nil, unknown: "not resolved", usesInfoPlist: false, isLiteralAtSite: false, steps: [])
     }
 }

@@ -48,5 +48,8 @@ let package = Package(
         .executableTarget(name: "FuzzGitIgnore", dependencies: [
             "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
         ]),
+        .executableTarget(name: "FuzzSourceScan", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
     ]
 )

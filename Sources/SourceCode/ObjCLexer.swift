@@ -1,0 +1,177 @@
+/// An Objective-C (and C, C++) lexer, enough to find keychain idioms: identifiers, punctuation,
+/// numbers, C strings `"..."`, Objective-C strings `@"..."`, character literals, `//` and
+/// `/* */` comments (not nested, as in C). Preprocessor lines: `#define NAME body` is kept (the
+/// body's tokens between `defineStart` and `defineEnd`, `\` line continuations followed);
+/// every other directive (`#if`, `#import`, `#pragma`, ...) is skipped, so both branches of an
+/// `#if` are scanned. One pass over the bytes.
+struct ObjCLexer: Lexing {
+    var src: TokenizedSource
+    var pos = 0
+    var line: Int32 = 1
+    var lineStart = 0
+    let count: Int
+    /// Inside a `#define` line: a line break that is not escaped ends it.
+    private var inDefine = false
+    /// Only whitespace so far on this line (a `#` here starts a directive).
+    private var lineBlank = true
+
+    static func tokenize(_ bytes: [UInt8]) -> TokenizedSource {
+        var lexer = ObjCLexer(bytes: bytes)
+        lexer.run()
+        if lexer.inDefine { lexer.emitDefineEnd() }
+        lexer.src.pairBrackets()
+        return lexer.src
+    }
+
+    private init(bytes: [UInt8]) {
+        src = TokenizedSource(bytes: bytes)
+        count = bytes.count
+        src.tokens.reserveCapacity(bytes.count / 5)
+    }
+
+    private mutating func emitDefineEnd() {
+        inDefine = false
+        src.tokens.append(Token(kind: .defineEnd, start: Int32(pos), end: Int32(pos), line: line, column: Int32(pos - lineStart + 1)))
+    }
+
+    private mutating func run() {
+        while pos < count {
+            let c = src.bytes[pos]
+            let startLine = line
+            let column = Int32(pos - lineStart + 1)
+            let start = pos
+            if c == 0x0A {
+                if inDefine { emitDefineEnd() }
+                newline(at: pos)
+                pos += 1
+                lineBlank = true
+                continue
+            }
+            if c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0B || c == 0x0C || c == 0x00 {
+                pos += 1
+                continue
+            }
+            if c == UInt8(ascii: "\\"), at(pos + 1) == 0x0A || (at(pos + 1) == 0x0D && at(pos + 2) == 0x0A) {
+                pos += at(pos + 1) == 0x0D ? 2 : 1
+                newline(at: pos)
+                pos += 1
+                continue
+            }
+            let wasBlank = lineBlank
+            lineBlank = false
+            switch c {
+            case UInt8(ascii: "/") where at(pos + 1) == UInt8(ascii: "/"):
+                while pos < count, src.bytes[pos] != 0x0A { pos += 1 }
+                lineBlank = wasBlank
+            case UInt8(ascii: "/") where at(pos + 1) == UInt8(ascii: "*"):
+                pos += 2
+                while pos < count, !(src.bytes[pos] == UInt8(ascii: "*") && at(pos + 1) == UInt8(ascii: "/")) {
+                    if src.bytes[pos] == 0x0A { newline(at: pos) }
+                    pos += 1
+                }
+                pos = min(pos + 2, count)
+                lineBlank = wasBlank
+            case UInt8(ascii: "#") where wasBlank && !inDefine:
+                directive(start: start, line: startLine, column: column)
+            case UInt8(ascii: "\""):
+                lexString(start: start, line: startLine, column: column)
+            case UInt8(ascii: "@") where at(pos + 1) == UInt8(ascii: "\""):
+                pos += 1
+                lexString(start: start, line: startLine, column: column)
+            case UInt8(ascii: "'"):
+                pos += 1
+                while pos < count, src.bytes[pos] != UInt8(ascii: "'"), src.bytes[pos] != 0x0A {
+                    pos += src.bytes[pos] == UInt8(ascii: "\\") && at(pos + 1) != 0x0A ? 2 : 1
+                }
+                if at(pos) == UInt8(ascii: "'") { pos += 1 }
+                emit(.number, from: start, line: startLine, column: column)
+            default:
+                lexPlain(c, start: start, line: startLine, column: column)
+            }
+        }
+    }
+
+    private mutating func lexPlain(_ c: UInt8, start: Int, line startLine: Int32, column: Int32) {
+        if ByteClass.isIdentifierStart(c) {
+            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) { pos += 1 }
+            emit(.identifier, from: start, line: startLine, column: column)
+        } else if ByteClass.isDigit(c) {
+            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) || src.bytes[pos] == UInt8(ascii: ".") { pos += 1 }
+            emit(.number, from: start, line: startLine, column: column)
+        } else if ByteClass.isOperator(c), c != UInt8(ascii: "?"), c != UInt8(ascii: "*") {
+            // `*` and `?` stay single (`NSString **`, `a ?: b` are read byte by byte).
+            while pos < count, ByteClass.isOperator(src.bytes[pos]), src.bytes[pos] != UInt8(ascii: "*"),
+                  src.bytes[pos] != UInt8(ascii: "?"),
+                  !(src.bytes[pos] == UInt8(ascii: "/") && (at(pos + 1) == UInt8(ascii: "/") || at(pos + 1) == UInt8(ascii: "*"))) {
+                pos += 1
+            }
+            emit(pos - start == 1 ? .punct : .other, from: start, line: startLine, column: column, byte: c)
+        } else {
+            pos += 1
+            emit(.punct, from: start, line: startLine, column: column, byte: c)
+        }
+    }
+
+    /// A preprocessor line. `#define NAME` (an object-like macro: no `(` right after the name)
+    /// opens a define body; anything else is skipped to the end of the line, continuations included.
+    private mutating func directive(start: Int, line startLine: Int32, column: Int32) {
+        pos += 1
+        while at(pos) == 0x20 || at(pos) == 0x09 { pos += 1 }
+        let nameStart = pos
+        while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) { pos += 1 }
+        let isDefine = pos - nameStart == 6 && src.bytes[nameStart..<pos].elementsEqual("define".utf8)
+        if isDefine {
+            while at(pos) == 0x20 || at(pos) == 0x09 { pos += 1 }
+            var e = pos
+            while e < count, ByteClass.isIdentifierBody(src.bytes[e]) { e += 1 }
+            if e > pos, at(e) != UInt8(ascii: "(") {
+                emit(.defineStart, from: start, line: startLine, column: column)
+                inDefine = true
+                return
+            }
+        }
+        while pos < count, src.bytes[pos] != 0x0A {
+            if src.bytes[pos] == UInt8(ascii: "\\"), at(pos + 1) == 0x0A {
+                pos += 1
+                newline(at: pos)
+            }
+            pos += 1
+        }
+    }
+
+    /// A C or Objective-C string from its opening quote (`pos`); ends at the closing quote or,
+    /// unterminated, at the end of the line. Escapes `\n \t \r \0 \\ \" \'` are decoded, others kept.
+    private mutating func lexString(start: Int, line startLine: Int32, column: Int32) {
+        pos += 1
+        var text: [UInt8] = []
+        while pos < count {
+            let c = src.bytes[pos]
+            if c == UInt8(ascii: "\"") {
+                pos += 1
+                break
+            }
+            if c == 0x0A { break }
+            if c == UInt8(ascii: "\\") {
+                let e = at(pos + 1)
+                pos += 2
+                switch e {
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "0"): text.append(0x00)
+                case 0x0A: newline(at: pos - 1)
+                case 0: pos = min(pos, count)
+                default: text.append(e)
+                }
+                continue
+            }
+            text.append(c)
+            pos += 1
+        }
+        pos = min(pos, count)
+        var token = Token(kind: .string, start: Int32(start), end: Int32(pos), line: startLine, column: column)
+        token.value = Int32(src.strings.count)
+        src.strings.append(String(decoding: text, as: UTF8.self))
+        src.tokens.append(token)
+    }
+}

@@ -1,0 +1,200 @@
+/// Swift declarations: types (their names make the paths of member constants), functions
+/// (their parameters), `let`/`var` bindings, computed properties and enum cases.
+extension SiteExtractor {
+    mutating func swiftToken(_ i: Int) {
+        guard src.tokens[i].kind == .identifier, !src.isPunct(i - 1, UInt8(ascii: ".")) else {
+            if src.tokens[i].kind == .identifier { keychainIdiom(i) }
+            return
+        }
+        // Declaration keywords start with one of these bytes; other words can only be idioms.
+        switch src.bytes[Int(src.tokens[i].start)] {
+        case UInt8(ascii: "i"), UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: "p"),
+             UInt8(ascii: "f"), UInt8(ascii: "l"), UInt8(ascii: "v"), UInt8(ascii: "r"):
+            break
+        default:
+            keychainIdiom(i)
+            return
+        }
+        if src.isWord(i, "import"), src.isWord(i + 1, "KeychainAccess") {
+            importsKeychainAccess = true
+        } else if src.isWord(i, "struct") || src.isWord(i, "class") || src.isWord(i, "enum") || src.isWord(i, "actor")
+                    || src.isWord(i, "extension") || src.isWord(i, "protocol") {
+            typeDeclaration(i)
+        } else if src.isWord(i, "func") || src.isWord(i, "init") || src.isWord(i, "subscript") {
+            functionDeclaration(i)
+        } else if src.isWord(i, "let") || src.isWord(i, "var") {
+            binding(i)
+        } else if src.isWord(i, "case") {
+            enumCase(i)
+        } else if src.isWord(i, "return") {
+            getterReturn(i)
+        } else {
+            keychainIdiom(i)
+        }
+    }
+
+    /// `let NAME = String(kSecAttrAccessGroup)` or `= kSecAttrAccessGroup as String` anywhere in
+    /// the file: NAME stands for the key (found before the walk, as it may be declared below its use).
+    mutating func findSwiftAliases() {
+        let n = src.tokens.count
+        for i in 0..<n where src.isWord(i, "kSecAttrAccessGroup") {
+            var k = i - 1
+            if src.isPunct(k, UInt8(ascii: "(")), src.isWord(k - 1, "String") { k -= 2 }
+            guard src.isPunct(k, UInt8(ascii: "=")), src.tokens.indices.contains(k - 1), src.tokens[k - 1].kind == .identifier,
+                  src.isWord(k - 2, "let") || src.isWord(k - 2, "var") else { continue }
+            groupKeyAliases.insert(src.text(k - 1))
+        }
+    }
+
+    private mutating func typeDeclaration(_ i: Int) {
+        guard i + 1 < src.tokens.count, src.tokens[i + 1].kind == .identifier,
+              !["func", "var", "let", "static", "override", "final", "private", "public", "internal", "fileprivate", "open", "subscript", "required", "convenience"]
+                .contains(src.text(i + 1)) else { return }
+        var names = [src.text(i + 1)]
+        var k = i + 2
+        while src.isPunct(k, UInt8(ascii: ".")), k + 1 < src.tokens.count, src.tokens[k + 1].kind == .identifier, names.count < 16 {
+            names.append(src.text(k + 1))
+            k += 2
+        }
+        let path = src.isWord(i, "extension") ? names : typePath + names
+        let stringEnum = src.isWord(i, "enum") && src.isPunct(k, UInt8(ascii: ":")) && src.isWord(k + 1, "String")
+        pendingType = (path, stringEnum)
+        pendingParams = nil
+        pendingGetter = nil
+    }
+
+    private mutating func functionDeclaration(_ i: Int) {
+        var k = i + 1
+        let limit = min(src.tokens.count, i + 64)
+        while k < limit, !src.isPunct(k, UInt8(ascii: "(")) {
+            if src.isPunct(k, UInt8(ascii: "{")) || src.isPunct(k, UInt8(ascii: ";")) || src.isPunct(k, UInt8(ascii: "=")) { return }
+            k += 1
+        }
+        guard k < limit, src.tokens[k].partner > k else { return }
+        if src.isWord(i, "init"), k != i + 1, !(k == i + 2 && (src.isPunct(i + 1, UInt8(ascii: "?")) || src.isPunct(i + 1, UInt8(ascii: "!")))) {
+            return
+        }
+        declarationParens.insert(k)
+        let close = Int(src.tokens[k].partner)
+        var params: [String] = []
+        for part in parser.split(k + 1, close, where: { src.isPunct($0, UInt8(ascii: ",")) }) {
+            var name: String?
+            var j = part.lowerBound
+            while j < part.upperBound, !src.isPunct(j, UInt8(ascii: ":")) {
+                if src.tokens[j].kind == .identifier { name = src.text(j) }
+                j += 1
+            }
+            if let name, name != "_" { params.append(name) }
+        }
+        pendingParams = params
+        pendingGetter = nil
+        pendingType = nil
+    }
+
+    private mutating func binding(_ i: Int) {
+        let conditional = src.isWord(i - 1, "guard") || src.isWord(i - 1, "if") || src.isWord(i - 1, "while")
+        let isLet = src.isWord(i, "let")
+        let k = i + 1
+        guard k < src.tokens.count, src.tokens[k].kind == .identifier, !src.isWord(k, "_") else { return }
+        let name = src.text(k)
+        var isStatic = false
+        var m = i - 1
+        while m >= 0, m >= i - 6, src.tokens[m].kind == .identifier, src.tokens[m].line == src.tokens[i].line {
+            if src.isWord(m, "static") || src.isWord(m, "class") { isStatic = true }
+            m -= 1
+        }
+        // The annotation, up to `=`, `{` (a computed property) or the statement's end.
+        var j = k + 1
+        var stringType = !src.isPunct(j, UInt8(ascii: ":"))
+        if src.isPunct(j, UInt8(ascii: ":")) {
+            stringType = src.isWord(j + 1, "String")
+            j = statementEnd(j + 1, conditional: conditional, stopAtBrace: true, stopAtEquals: true)
+        }
+        let member = atMemberLevel
+        pendingParams = nil
+        if src.isPunct(j, UInt8(ascii: "=")) {
+            let end = statementEnd(j + 1, conditional: conditional)
+            let value = parser.parse(j + 1, end)
+            if member && (isLet || isStatic || blocks.isEmpty) {
+                addDefinition(name: name, at: k, value: value, member: true)
+            } else if member {
+                storedProperties[typePath, default: []].insert(name)
+            } else if isLet {
+                addDefinition(name: name, at: k, value: value, member: false)
+            } else if !blocks.isEmpty {
+                blocks[blocks.count - 1].locals[name] = false
+            }
+            if !member, !blocks.isEmpty, let query = queryLiteral(j + 1, end) {
+                blocks[blocks.count - 1].queries[name] = QueryState(literal: query)
+            }
+        } else if src.isPunct(j, UInt8(ascii: "{")), !isLet {
+            pendingGetter = member && stringType ? typePath + [name] : nil
+            pendingGetterLine = Int(src.tokens[k].line)
+            if member && !stringType { storedProperties[typePath, default: []].insert(name) }
+        } else if member {
+            storedProperties[typePath, default: []].insert(name)
+        } else if !blocks.isEmpty {
+            blocks[blocks.count - 1].locals[name] = false
+        }
+    }
+
+    private mutating func enumCase(_ i: Int) {
+        guard let block = blocks.last, block.kind == .type else { return }
+        var k = i + 1
+        var steps = 0
+        while k < src.tokens.count, src.tokens[k].kind == .identifier, steps < 4096 {
+            let name = src.text(k)
+            var next = k + 1
+            if src.isPunct(next, UInt8(ascii: "(")), src.tokens[next].partner > next {
+                declarationParens.insert(next)
+                next = Int(src.tokens[next].partner) + 1
+            }
+            if src.isPunct(next, UInt8(ascii: "=")) {
+                let end = statementEnd(next + 1, conditional: false, stopAtComma: true)
+                addDefinition(name: name, at: k, value: parser.parse(next + 1, end), member: true)
+                next = end
+            } else if block.stringEnum {
+                addDefinition(name: name, at: k, value: .literal(name), member: true)
+            }
+            guard src.isPunct(next, UInt8(ascii: ",")) else { return }
+            k = next + 1
+            steps += 1
+        }
+    }
+
+    private mutating func getterReturn(_ i: Int) {
+        for b in blocks.indices.reversed().prefix(SiteExtractor.lookupBlocks) {
+            switch blocks[b].kind {
+            case .getter:
+                if !blocks[b].getterPath.isEmpty {
+                    blocks[b].returns.append((i + 1)..<statementEnd(i + 1, conditional: false))
+                }
+                return
+            case .function, .type:
+                return
+            case .other:
+                continue
+            }
+        }
+    }
+
+    /// The value of a computed `String` property: its one `return` (a local constant returned,
+    /// as in `guard let x = Bundle.main.object(...) as? String else {...}; return x`, is replaced
+    /// by that constant's expression), or its body when it is a single expression.
+    mutating func finishGetter(_ block: Block) {
+        var value: StringExpression
+        switch block.returns.count {
+        case 0: value = block.open >= 0 && block.close > block.open ? parser.parse(block.open + 1, block.close) : .unknown("an empty getter")
+        case 1: value = parser.parse(block.returns[0].lowerBound, block.returns[0].upperBound)
+        default: value = .unknown("a computed property with several returns")
+        }
+        if case .reference(let names) = value, names.count == 1, block.locals[names[0]] == true,
+           let local = block.scoped.last(where: { result.definitions[$0].path == names }) {
+            value = result.definitions[local].value
+        }
+        let name = block.getterPath.last ?? ""
+        typeConstants[Array(block.getterPath.dropLast()), default: []].insert(name)
+        result.definitions.append(StringDefinition(path: block.getterPath, line: block.getterLine, value: classify(value)))
+        pending.append((.definition(result.definitions.count - 1), Array(block.getterPath.dropLast()), []))
+    }
+}
