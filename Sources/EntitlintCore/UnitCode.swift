@@ -84,6 +84,13 @@ public final class CodeIndex: @unchecked Sendable {
         return result
     }
 
+    /// `ABCDE12345.name` or `$(AppIdentifierPrefix)name`.
+    static func hasPrefix(_ group: String) -> Bool {
+        if group.hasPrefix("$(") || group.hasPrefix("${") { return true }
+        guard let dot = group.firstIndex(of: ".") else { return false }
+        return String(group[..<dot]).isTeamIDLike
+    }
+
     /// The code of a unit that compiles `sources`.
     public func code(for sources: UnitSources) -> UnitCode {
         lock.lock()
@@ -106,7 +113,13 @@ public final class CodeIndex: @unchecked Sendable {
         var allResolved = true
         for (path, source) in files {
             for site in source.groups {
-                let r = resolver.resolve(site.value, in: path, line: site.line)
+                var r = resolver.resolve(site.value, in: path, line: site.line)
+                if site.api.hasPrefix("MSAL "), let name = r.value, !Self.hasPrefix(name) {
+                    // MSAL takes the group without its prefix and puts the App ID prefix (read
+                    // from the keychain at run time) before it, as Xcode does in the entitlements.
+                    r.value = "$(AppIdentifierPrefix)" + name
+                    r.steps.append("MSAL puts the App ID prefix before it")
+                }
                 if r.value == nil { allResolved = false }
                 code.groups.append(CodeGroupUse(path: path, line: site.line, column: site.column, api: site.api, resolved: r))
             }
@@ -115,7 +128,9 @@ public final class CodeIndex: @unchecked Sendable {
                                            dataProtectionKeychain: save.dataProtectionKeychain))
             }
         }
-        code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved
+        // A unit that compiles no file at all is one whose code lies elsewhere (a hand-written or
+        // generated project, code in a framework): not a unit whose code is known to be empty.
+        code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved && !files.isEmpty
         lock.lock()
         units[sources] = code
         lock.unlock()

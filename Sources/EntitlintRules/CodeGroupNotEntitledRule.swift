@@ -35,7 +35,7 @@ struct CodeGroupNotEntitledRule: ProjectRule {
 
                                    - (void)save:(NSData *)data {
                                        NSDictionary *query = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
-                                                                (__bridge id)kSecAttrAccessGroup: ↓kSharedGroup,
+                                                                (__bridge id)↓kSecAttrAccessGroup: kSharedGroup,
                                                                 (__bridge id)kSecValueData: data };
                                        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
                                    }
@@ -82,7 +82,7 @@ struct CodeGroupNotEntitledRule: ProjectRule {
 
     func saveToken(_ data: Data) {
         let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
-                                    kSecAttrAccessGroup as String: ↓Groups.shared,
+                                    ↓kSecAttrAccessGroup as String: Groups.shared,
                                     kSecValueData as String: data]
         SecItemAdd(query as CFDictionary, nil)
     }

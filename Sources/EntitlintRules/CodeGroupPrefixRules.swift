@@ -21,7 +21,7 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
                                    sources: ["App/Keychain.swift": #"""
                                    import KeychainAccess
 
-                                   let shared = Keychain(service: "tokens", accessGroup: ↓"com.example.shared")
+                                   let shared = Keychain(service: "tokens", ↓accessGroup: "com.example.shared")
                                    """#]),
             ], comment: "The code spells the group as the entitlements file writes it after the prefix."),
         ],
@@ -78,7 +78,7 @@ struct CodeGroupWrongPrefixRule: ProjectRule {
                                    """#, "App/Store.swift": #"""
                                    func store(_ data: Data) {
                                        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
-                                       query[kSecAttrAccessGroup as String] = ↓Constants.keychainGroup
+                                       query[↓kSecAttrAccessGroup as String] = Constants.keychainGroup
                                        query[kSecValueData as String] = data
                                        SecItemAdd(query as CFDictionary, nil)
                                    }

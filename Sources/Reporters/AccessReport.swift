@@ -64,8 +64,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
         public var defaultFor: [String]
         /// Distinct targets among the members (configurations of a target count once).
         public var targets: Int
-        /// The members whose code names the group (writes to it or reads it explicitly).
-        public var namedBy: [String] = []
+        /// The members whose code names the group (writes to it or reads it explicitly); nil when
+        /// the code of no unit is known.
+        public var namedBy: [String]?
     }
 
     public var version: Int
@@ -95,11 +96,12 @@ public struct AccessReport: Sendable, Codable, Hashable {
             }
         }
         let built = units
+        let anyCode = units.contains { $0.code != nil }
         let groups = firstSeen.map { key -> Group in
             let g = byGroup[key]!
             let name = String(key.split(separator: "\u{0}", maxSplits: 1).last ?? "")
             return Group(group: name, kind: g.kind, members: g.members, defaultFor: g.defaults, targets: g.targets.count,
-                         namedBy: built.filter { u in g.members.contains(u.name) && u.code?.contains { $0.group == name } == true }.map(\.name))
+                         namedBy: anyCode ? built.filter { u in g.members.contains(u.name) && u.code?.contains { $0.group == name } == true }.map(\.name) : nil)
         }
         // Shared groups first (most targets), then by name.
         let ordered = groups.sorted { a, b in a.targets != b.targets ? a.targets > b.targets : a.group < b.group }
@@ -157,7 +159,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
     }
 
     /// Whether the unit's code names the group.
-    func named(_ group: Group, _ unit: String) -> Bool { group.namedBy.contains(unit) }
+    func named(_ group: Group, _ unit: String) -> Bool { group.namedBy?.contains(unit) == true }
 }
 
 /// The formats of `entitlint report`.
@@ -191,7 +193,7 @@ extension AccessReport {
         func fact(_ f: FactValue) -> FactValue { FactValue(value: e(f.value), source: e(f.source)) }
         func group(_ g: Group) -> Group {
             Group(group: e(g.group), kind: e(g.kind), members: g.members.map(name), defaultFor: g.defaultFor.map(name), targets: g.targets,
-                  namedBy: g.namedBy.map(name))
+                  namedBy: g.namedBy?.map(name))
         }
         var out = self
         out.units = units.map { u in
@@ -306,7 +308,8 @@ enum AccessReportText {
     static func matrix(_ report: AccessReport) -> String {
         guard !report.units.isEmpty else { return "" }
         let anyCode = report.units.contains { $0.code != nil }
-        var s = "\nSharing matrix (D: default group, x: in the list, .: not\(anyCode ? "; +: its code names the group" : ""); columns are the units below)\n"
+        var s = "\nSharing matrix (D: default group, x: in the list, .: not; columns are the units below)\n"
+        if anyCode { s += "(+ after a mark: the unit's code names the group)\n" }
         let numbers = report.units.indices.map { String($0 + 1) }
         let cellWidth = max(anyCode ? 3 : 2, (numbers.last?.count ?? 1) + (anyCode ? 2 : 1))
         let allNames = (report.keychainGroups + report.appGroups).map(\.group.count)
@@ -323,7 +326,9 @@ enum AccessReportText {
                         let c = String(report.cell(g, report.units[i].name)) + (report.named(g, report.units[i].name) ? "+" : anyCode ? " " : "")
                         return String(repeating: " ", count: cellWidth - c.count) + c
                     }.joined()
-                    s += pad("  " + clip(g.group, nameWidth - 3), nameWidth) + cells + "\n"
+                    var row = pad("  " + clip(g.group, nameWidth - 3), nameWidth) + cells
+                    while row.last == " " { row.removeLast() }
+                    s += row + "\n"
                 }
             }
             start = end

@@ -38,7 +38,10 @@ struct ReportCommand: ParsableCommand {
         }
         let index = CodeIndex.disk(limit: options.limits.maxBytes, cwd: Paths.currentDirectory(), virtualFiles: options.virtualFiles,
                                         configuration: options.configuration)
-        let text = fmt.render(AccessReport(units: result.units) { unit in unit.origin?.sources.map(index.code(for:)) })
+        let text = fmt.render(AccessReport(units: result.units) { unit in
+            // A unit with no source file says nothing about its code: no code section.
+            unit.origin?.sources.flatMap { $0.files.isEmpty ? nil : index.code(for: $0) }
+        })
         if destination == .standardOutput {
             Output.write(text)
         } else {

@@ -6,7 +6,7 @@ import PropertyList
 /// Every rule's examples are its tests: triggering examples must produce findings exactly at
 /// their `↓` markers, non-triggering ones none.
 final class RuleExampleTests: XCTestCase {
-    func testCatalogueHasTheFifteenRulesOfDesign() {
+    func testCatalogueHasEveryRuleInOrder() {
         let ids = RuleRegistry.descriptions.map(\.id)
         XCTAssertEqual(ids, [
             "parse-error", "team-prefix-mismatch", "missing-team-prefix", "wildcard-access-group", "empty-access-group",
@@ -22,6 +22,9 @@ final class RuleExampleTests: XCTestCase {
             "shared-group-single-member", "team-mismatch-across-targets", "app-group-format", "inconsistent-default-group",
             // Xcode projects as Xcode reads them.
             "empty-setting-in-group", "unused-entitlements-file",
+            // Keychain groups in code.
+            "code-group-not-entitled", "code-group-missing-prefix", "code-group-wrong-prefix", "save-to-shared-default-group",
+            "access-group-unused-in-code",
         ])
     }
 
