@@ -329,7 +329,9 @@ struct DiscoverySession {
     static func inScope(_ u: ProjectUnit, scope: Scope) -> Bool {
         switch scope {
         case .all: return true
-        case .using(let used): return !used.isDisjoint(with: u.uses)
+        case .using(let used):
+            // A changed source file concerns the targets that compile it (their code is checked).
+            return !used.isDisjoint(with: u.uses) || u.unit.origin.sources?.files.contains(where: used.contains) == true
         case .below(let folders):
             guard let e = u.entitlements else { return false }
             return folders.contains { e.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }

@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+
+/// The keychain groups code passes, end to end on the AppSuite example: a copy of it whose AppTwo
+/// passes its shared group without the App ID prefix.
+final class KeychainCodeCLITests: XCTestCase {
+    func suite() throws -> URL {
+        let dir = try CLI.temporaryDirectory(self).appendingPathComponent("AppSuite")
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Examples/AppSuite"), to: dir)
+        let file = dir.appendingPathComponent("AppTwo/AppTwoApp.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"ABCDE12345.com.example.shared\""))
+        try text.replacingOccurrences(of: "\"ABCDE12345.com.example.shared\"", with: "\"com.example.shared\"")
+            .write(to: file, atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// `lint .` finds the unprefixed group in AppTwo's code, at the place that passes it, once for
+    /// both configurations, naming where the constant comes from.
+    func testAGroupWithoutItsPrefixIsAnErrorInTheCode() throws {
+        let dir = try suite()
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r.status, 1, r.stdout)
+        let lines = r.stdout.split(separator: "\n").filter { $0.contains("[code-group-missing-prefix]") }
+        XCTAssertEqual(lines.count, 1, r.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("AppTwo/AppTwoApp.swift:17:37: error: access group \"com.example.shared\" (kSecAttrAccessGroup; from SharedToken.group (AppTwo/AppTwoApp.swift:12)) lacks the App ID prefix: AppTwo (Debug, Release) is granted \"ABCDE12345.com.example.shared\""), String(lines[0]))
+        XCTAssertFalse(r.stdout.contains("AppOne/AppOneApp.swift"), "AppOne's code is right: \(r.stdout)")
+    }
+
+    /// A hook run names changed files: a source file brings in the targets that compile it, and
+    /// only their code is read.
+    func testANamedSourceFileSelectsTheTargetsThatCompileIt() throws {
+        let dir = try suite()
+        let two = try CLI.run(["lint", "AppTwo/AppTwoApp.swift"], in: dir)
+        XCTAssertEqual(two.status, 1, two.stdout)
+        XCTAssertTrue(two.stdout.contains("AppTwo/AppTwoApp.swift:17:37: error: access group \"com.example.shared\""), two.stdout)
+        let one = try CLI.run(["lint", "AppOne/AppOneApp.swift"], in: dir)
+        XCTAssertEqual(one.status, 0, one.stdout)
+        XCTAssertFalse(one.stdout.contains("code-group"), one.stdout)
+    }
+
+    /// The report lists, per unit, the groups its code names with file and line, and says when one
+    /// is not granted; the matrix marks who names a group.
+    func testTheReportShowsTheCodeSide() throws {
+        let dir = try suite()
+        let r = try CLI.run(["report"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("com.example.shared (NOT GRANTED)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("AppTwo/AppTwoApp.swift:17 (kSecAttrAccessGroup)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  ABCDE12345.com.example.shared                  x+ x+ x  x  x  x"), r.stdout)
+    }
+}
