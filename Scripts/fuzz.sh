@@ -53,7 +53,8 @@
 #     of the matching test target run it through the parser on every `swift test`
 #     (PropertyListTests: xml-plist, binary-plist, openstep-plist; ProvisioningTests: cms-profile;
 #     EntitlintCoreTests: yaml-config, glob, gitignore; XcodeProjectTests: openstep-plist through the
-#     project model, xcconfig, xcodegen; ArtifactsTests: macho, ipa), and exits 1.
+#     project model, xcconfig, xcodegen; ArtifactsTests: macho, ipa; SourceCodeTests: source-scan), and
+#     exits 1.
 #
 # usage: Scripts/fuzz.sh [--no-build] HARNESS SECONDS [LIBFUZZER-FLAG ...]
 #        Scripts/fuzz.sh [--no-build] --all SECONDS

@@ -69,7 +69,8 @@ struct SwiftLexer: Lexing {
                 pos += 1
                 let s = pos
                 while pos < count, src.bytes[pos] != UInt8(ascii: "`"), src.bytes[pos] != 0x0A { pos += 1 }
-                src.tokens.append(Token(kind: .identifier, start: Int32(s), end: Int32(pos), line: startLine, column: column))
+                // An empty name (two backticks) is no token: every identifier has a first byte.
+                if pos > s { src.tokens.append(Token(kind: .identifier, start: Int32(s), end: Int32(pos), line: startLine, column: column)) }
                 if at(pos) == UInt8(ascii: "`") { pos += 1 }
             case UInt8(ascii: "("):
                 if var top = interpolations.last {

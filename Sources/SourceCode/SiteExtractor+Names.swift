@@ -1,0 +1,99 @@
+/// What a name in a value is: a parameter, a local variable or constant, a stored property or a
+/// constant of the enclosing type. Parameters, variables and properties become unknown, so that
+/// the resolver never takes them for a same-named constant elsewhere.
+extension SiteExtractor {
+    /// The innermost block where `name` is a local or a parameter, and what it is there.
+    func localKind(_ name: String) -> String? {
+        for block in blocks.reversed().prefix(SiteExtractor.lookupBlocks) {
+            if let constant = block.locals[name] { return constant ? "constant" : "variable" }
+            if block.params.contains(name) { return "parameter" }
+            if block.kind == .type { return nil }
+        }
+        return nil
+    }
+
+    /// Marks what a name in `expression` is, as far as the blocks open here tell: parameters and
+    /// local variables become unknown (never resolved to a same-named constant elsewhere).
+    func classify(_ expression: StringExpression, depth: Int = 0) -> StringExpression {
+        switch expression {
+        case .reference(let names):
+            guard let first = names.first else { return expression }
+            if !swift, first.hasPrefix("_"), names.count == 1 { return .unknown("property \(first)") }
+            switch localKind(first) {
+            case "parameter"?: return .unknown("parameter \(first)")
+            case "variable"?: return .unknown("variable \(first)")
+            case "constant"? where names.count > 1: return .unknown("a member of the local \(first)")
+            default: return expression
+            }
+        case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
+            return .concatenation(parts.map { classify($0, depth: depth + 1) })
+        default:
+            return expression
+        }
+    }
+
+    mutating func addGroup(at i: Int, api: String, value: StringExpression) {
+        let t = src.tokens[i]
+        let value = classify(value)
+        result.groups.append(KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: api, value: value))
+        pending.append((.group(result.groups.count - 1), typePath, localConstants(in: value)))
+    }
+
+    mutating func addDefinition(name: String, at i: Int, value: StringExpression, member: Bool) {
+        let path = member ? typePath + [name] : [name]
+        let value = classify(value)
+        result.definitions.append(StringDefinition(path: path, line: Int(src.tokens[i].line), value: value))
+        let index = result.definitions.count - 1
+        pending.append((.definition(index), typePath, localConstants(in: value)))
+        if member {
+            typeConstants[typePath, default: []].insert(name)
+        } else if !blocks.isEmpty {
+            blocks[blocks.count - 1].scoped.append(index)
+            blocks[blocks.count - 1].locals[name] = true
+        }
+    }
+
+    /// The names in `expression` that are local constants here (resolved by scope, never as members).
+    func localConstants(in expression: StringExpression, depth: Int = 0) -> Set<String> {
+        switch expression {
+        case .reference(let names):
+            if let first = names.first, localKind(first) == "constant" { return [first] }
+            return []
+        case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
+            return parts.reduce(into: Set<String>()) { $0.formUnion(localConstants(in: $1, depth: depth + 1)) }
+        default:
+            return []
+        }
+    }
+
+    /// Names the file's later text declares: `self.x` is a constant of the type or else a
+    /// property; a plain `x` that is a stored property of the enclosing type is a property.
+    mutating func finishPending() {
+        for (item, path, locals) in pending {
+            switch item {
+            case .group(let k): result.groups[k].value = finish(result.groups[k].value, path, locals, 0)
+            case .definition(let k): result.definitions[k].value = finish(result.definitions[k].value, path, locals, 0)
+            }
+        }
+    }
+
+    func finish(_ expression: StringExpression, _ path: [String], _ locals: Set<String>, _ depth: Int) -> StringExpression {
+        switch expression {
+        case .reference(let names):
+            guard let first = names.first, !locals.contains(first) else { return expression }
+            if first == "self" || first == "Self" {
+                let rest = Array(names.dropFirst())
+                guard let name = rest.first else { return .unknown(first) }
+                if rest.count == 1, typeConstants[path]?.contains(name) == true { return .reference(path + rest) }
+                return first == "Self" ? .reference(rest) : .unknown("property \(name)")
+            }
+            if storedProperties[path]?.contains(first) == true { return .unknown("property \(first)") }
+            if names.count == 1, typeConstants[path]?.contains(first) == true { return .reference(path + names) }
+            return expression
+        case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
+            return .concatenation(parts.map { finish($0, path, locals, depth + 1) })
+        default:
+            return expression
+        }
+    }
+}
