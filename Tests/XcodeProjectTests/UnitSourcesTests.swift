@@ -449,7 +449,12 @@ final class UnitSourcesTests: XCTestCase {
         let here = RealProjectsTests.projects.appendingPathComponent(folder).path
         _ = FileManager.default.changeCurrentDirectoryPath(here)
         var s = try sources(try Fixture.lint(["."]), unit)
-        s.files = s.files.map { $0.hasPrefix(here + "/") ? String($0.dropFirst(here.count + 1)) : $0 }
+        // Files are absolute with symbolic links resolved (the shared folder may be reached through one).
+        let resolved = URL(fileURLWithPath: here).resolvingSymlinksInPath().path
+        s.files = s.files.map { file in
+            for root in [resolved, here] where file.hasPrefix(root + "/") { return String(file.dropFirst(root.count + 1)) }
+            return file
+        }
         return s
     }
 
