@@ -84,13 +84,6 @@ public final class CodeIndex: @unchecked Sendable {
         return result
     }
 
-    /// `ABCDE12345.name` or `$(AppIdentifierPrefix)name`.
-    static func hasPrefix(_ group: String) -> Bool {
-        if group.hasPrefix("$(") || group.hasPrefix("${") { return true }
-        guard let dot = group.firstIndex(of: ".") else { return false }
-        return String(group[..<dot]).isTeamIDLike
-    }
-
     /// The code of a unit that compiles `sources`.
     public func code(for sources: UnitSources) -> UnitCode {
         lock.lock()
@@ -114,7 +107,7 @@ public final class CodeIndex: @unchecked Sendable {
         for (path, source) in files {
             for site in source.groups {
                 var r = resolver.resolve(site.value, in: path, line: site.line)
-                if site.api.hasPrefix("MSAL "), let name = r.value, !Self.hasPrefix(name) {
+                if site.api.hasPrefix("MSAL "), let name = r.value, AccessGroupList.splitPrefix(name).prefix == nil {
                     // MSAL takes the group without its prefix and puts the App ID prefix (read
                     // from the keychain at run time) before it, as Xcode does in the entitlements.
                     r.value = "$(AppIdentifierPrefix)" + name
@@ -135,5 +128,20 @@ public final class CodeIndex: @unchecked Sendable {
         units[sources] = code
         lock.unlock()
         return code
+    }
+}
+
+extension AccessGroupList {
+    /// `ABCDE12345.com.example` -> (`ABCDE12345`, `com.example`); `$(AppIdentifierPrefix)com.example`
+    /// -> (`$(AppIdentifierPrefix)`, `com.example`); anything else -> (nil, whole).
+    public static func splitPrefix(_ s: String) -> (prefix: String?, name: String) {
+        for symbol in ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "${AppIdentifierPrefix}", "${TeamIdentifierPrefix}"]
+        where s.hasPrefix(symbol) {
+            return (symbol, String(s.dropFirst(symbol.count)))
+        }
+        if let dot = s.firstIndex(of: "."), String(s[..<dot]).isTeamIDLike {
+            return (String(s[..<dot]), String(s[s.index(after: dot)...]))
+        }
+        return (nil, s)
     }
 }

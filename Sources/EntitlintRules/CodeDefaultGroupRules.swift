@@ -134,18 +134,18 @@ struct AccessGroupUnusedInCodeRule: ProjectRule {
         for context in units {
             guard let code = context.code, code.isComplete else { return [] }
         }
+        // The groups each unit's code names, in that unit's expansion: a group is used when the
+        // code of any unit names it.
+        let named = units.reduce(into: Set<String>()) { all, context in
+            for use in context.code!.groups { if let v = use.resolved.value { all.insert(context.expand(v).text) } }
+        }
         var out: [Finding] = []
         for context in units {
-            let named = Set(context.code!.groups.compactMap { $0.resolved.value.map { context.expand($0).text } })
             let list = context.accessGroups
             for entry in list.entries where entry.origin == .keychainAccessGroups {
                 guard entry.value != list.defaultGroup?.value, entry.value != context.unit.appID,
                       entry.value != AccessGroupList.tokenGroup, !named.contains(entry.value),
                       !context.settings.isExternal(value: entry.value, raw: entry.raw) else { continue }
-                // Named by the code of another target that lists it (it reads the items).
-                if units.contains(where: { other in
-                    other.code!.groups.contains { $0.resolved.value.map { other.expand($0).text } == entry.value }
-                }) { continue }
                 out.append(finding("no code of any target names the keychain access group \"\(OutputText.excerpt(entry.value))\", and it is not the default group: items get into it only when code passes it as kSecAttrAccessGroup, so the project puts nothing there (a library may; if none does, remove the group)",
                                    in: context, at: context.location(of: entry), keyPath: entry.keyPath))
             }

@@ -108,7 +108,7 @@ struct CodeGroupWrongPrefixRule: ProjectRule {
             }
             guard let (first, entry, written, _) = failing.first else { continue }
             let known = failing.allSatisfy { $0.3 }
-            let prefix = UnitContext.splitPrefix(entry.value).prefix ?? ""
+            let prefix = AccessGroupList.splitPrefix(entry.value).prefix ?? ""
             let names = CodeGroups.unitNames(failing.map(\.0.context))
             let message: String
             if known {

@@ -34,9 +34,9 @@ extension UnitContext {
         let entries = accessGroups.entries
         if entries.contains(where: { !$0.expansion.unresolved.isEmpty }) { return (group, .unknowable) }
         if entries.contains(where: { $0.value == group }) { return (group, .granted) }
-        let (codePrefix, rest) = Self.splitPrefix(group)
+        let (codePrefix, rest) = AccessGroupList.splitPrefix(group)
         for entry in entries {
-            let (prefix, name) = Self.splitPrefix(entry.value)
+            let (prefix, name) = AccessGroupList.splitPrefix(entry.value)
             guard let prefix else { continue }
             // Whatever the list's prefix is (known or not), the code spells none.
             if codePrefix == nil, name == group { return (group, .missingPrefix(entry)) }
@@ -50,23 +50,10 @@ extension UnitContext {
             return (group, .wrongPrefix(entry, written: codePrefix, known: known))
         }
         if expanded.symbolic.contains(where: { $0.name.hasSuffix("Prefix") }),
-           entries.contains(where: { Self.splitPrefix($0.value).prefix != nil && Self.splitPrefix($0.value).name == rest }) {
+           entries.contains(where: { let (prefix, name) = AccessGroupList.splitPrefix($0.value); return prefix != nil && name == rest }) {
             return (group, .unknowable)
         }
         return (group, .notGranted)
-    }
-
-    /// `ABCDE12345.com.example` -> (`ABCDE12345`, `com.example`); `$(AppIdentifierPrefix)com.example`
-    /// -> (`$(AppIdentifierPrefix)`, `com.example`); anything else -> (nil, whole).
-    static func splitPrefix(_ s: String) -> (prefix: String?, name: String) {
-        for symbol in ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "${AppIdentifierPrefix}", "${TeamIdentifierPrefix}"]
-        where s.hasPrefix(symbol) {
-            return (symbol, String(s.dropFirst(symbol.count)))
-        }
-        if let dot = s.firstIndex(of: "."), String(s[..<dot]).isTeamIDLike {
-            return (String(s[..<dot]), String(s[s.index(after: dot)...]))
-        }
-        return (nil, s)
     }
 
     /// Whether the unit keeps access groups for every keychain query: iOS-family platforms and
