@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// What static Foundation needs besides itself. The modules were compiled against the shared
+// Foundation, whose link entries name only `Foundation`; these complete the static link.
+let staticFoundationLibraries = [
+    "FoundationEssentials", "FoundationInternationalization", "CoreFoundation", "_FoundationICU",
+    "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime",
+]
+
 let package = Package(
     name: "Entitlint",
     platforms: [.macOS(.v13)],
@@ -50,7 +57,14 @@ let package = Package(
             dependencies: [
                 "EntitlintCore", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // On Linux the release binary links the Swift runtime and Foundation statically: loading
+            // them as shared libraries costs more at start-up than a one-file lint takes. The flag
+            // is on the executable only; SwiftPM refuses unsafe flags in a versioned dependency's
+            // library products, not in an executable that a command plugin runs, so EntitlintKit and
+            // the plugin stay usable from a tagged release.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
+                + staticFoundationLibraries.map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
         ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode"]),

@@ -18,12 +18,9 @@
 #               the same tree (interleaved, as a ratio; grep only finds the word, it resolves nothing).
 #
 # How:
-#   - builds the linter as it would be shipped for speed, in a folder of its own:
-#       swift build -c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie
-#     plus, when the toolchain has ld.lld, -Xswiftc -use-ld=lld and the link order of
-#     Scripts/entitlint.order (Scripts/make-link-order.sh)
-#     (static linking matters: loading Foundation and the Swift runtime dynamically costs
-#     milliseconds at start-up);
+#   - builds the linter as users build it and as a release ships it: `swift build -c release`
+#     (on Linux, Package.swift links the executable's Swift runtime and Foundation statically:
+#     loading them as shared libraries costs milliseconds at start-up);
 #   - copies the corpus ../shared/corpus/entitlements (beside the repo), cycling through its files,
 #     to NNNN.entitlements in a temporary folder (removed on exit), skipping any file that
 #     `xmllint --noout` rejects, so both tools see only well-formed XML; nothing else is written:
@@ -44,7 +41,7 @@
 #   --quick     for CI: fewer runs (5 interleaved pairs after 1 warm-up; one file: 30 after 1)
 #   --check     exit 1 when a case FAILs its target (without it the table is only reported)
 #   --files N   number of files in the many-files case (default 3000)
-#   --no-build  use the binary already in .build-bench
+#   --no-build  use the binary already in .build/release
 # Needs: swift, xmllint (libxml2-utils), hyperfine, python3, /usr/bin/time (Debian package time).
 set -euo pipefail
 
@@ -105,18 +102,13 @@ fi
 
 # --- build -------------------------------------------------------------------------------------
 cd "$repo"
-build_flags=(-c release --static-swift-stdlib --scratch-path .build-bench -Xswiftc -Xclang-linker -Xswiftc -no-pie)
-# With the toolchain's lld, the functions a run executes are laid out together
-# (Scripts/entitlint.order, written by Scripts/make-link-order.sh): fewer page faults at start-up.
-if [ -x "$(dirname "$(command -v swift)")/ld.lld" ] && [ -f "$repo/Scripts/entitlint.order" ]; then
-    build_flags+=(-Xswiftc -use-ld=lld -Xlinker "--symbol-ordering-file=$repo/Scripts/entitlint.order" -Xlinker --no-warn-symbol-ordering)
-fi
+build_flags=(-c release)
 if [ "$build" -eq 1 ]; then
     echo "== building: swift build ${build_flags[*]}" >&2
     swift build "${build_flags[@]}" >&2
 fi
 bin="$(swift build "${build_flags[@]}" --show-bin-path 2>/dev/null || true)"
-[ -n "$bin" ] || bin="$repo/.build-bench/release"
+[ -n "$bin" ] || bin="$repo/.build/release"
 entitlint="$bin/entitlint"
 if [ ! -x "$entitlint" ]; then
     echo "benchmark: no binary at $entitlint (build first, or drop --no-build)" >&2

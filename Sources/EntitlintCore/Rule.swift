@@ -83,17 +83,56 @@ public struct RuleDescription: Sendable, Hashable {
     public var summary: String
     /// Why it matters, citing DOMAIN.md.
     public var rationale: String
-    public var triggering: [RuleExample]
-    public var nonTriggering: [RuleExample]
+    /// The examples are built when first read, not with the description: every run reads each
+    /// rule's id and severity, while only the docs, the example tests and SARIF help read the
+    /// examples, and building them (source files, markers) would cost every one-file run.
+    public var triggering: [RuleExample] { get { examples.triggering } set { examples = Examples(newValue, examples.nonTriggering) } }
+    public var nonTriggering: [RuleExample] { get { examples.nonTriggering } set { examples = Examples(examples.triggering, newValue) } }
+    private var examples: Examples
 
     public init(id: String, severity: Severity, summary: String, rationale: String,
-                triggering: [RuleExample], nonTriggering: [RuleExample]) {
+                triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
+                nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
         self.id = id
         self.severity = severity
         self.summary = summary
         self.rationale = rationale
-        self.triggering = triggering
-        self.nonTriggering = nonTriggering
+        self.examples = Examples(build: { (triggering(), nonTriggering()) })
+    }
+
+    public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
+        a.id == b.id && a.severity == b.severity && a.summary == b.summary && a.rationale == b.rationale
+            && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(severity)
+        hasher.combine(summary)
+    }
+
+    /// Both lists, built once on first use (a class so that copies of the description share it).
+    private final class Examples: @unchecked Sendable {
+        private let lock = NSLock()
+        private var build: (@Sendable () -> ([RuleExample], [RuleExample]))?
+        private var built: ([RuleExample], [RuleExample]) = ([], [])
+
+        init(build: @escaping @Sendable () -> ([RuleExample], [RuleExample])) { self.build = build }
+        convenience init(_ triggering: [RuleExample], _ nonTriggering: [RuleExample]) {
+            self.init(build: { (triggering, nonTriggering) })
+        }
+
+        private var lists: ([RuleExample], [RuleExample]) {
+            lock.lock()
+            defer { lock.unlock() }
+            if let build {
+                built = build()
+                self.build = nil
+            }
+            return built
+        }
+        var triggering: [RuleExample] { lists.0 }
+        var nonTriggering: [RuleExample] { lists.1 }
     }
 }
 
