@@ -13,8 +13,11 @@ struct ProjectFixture {
         var settings: [(String, [(String, String)])]
         /// Configuration name -> base xcconfig path, relative to the project folder.
         var baseConfigurations: [String: String] = [:]
-        /// Names of the targets whose products this one embeds.
+        /// Names of the targets whose products this one embeds (a copy-files phase) and links (a frameworks phase).
         var embeds: [String] = []
+        var links: [String] = []
+        /// Names of the targets it depends on (`PBXTargetDependency`).
+        var dependsOn: [String] = []
         /// File-system synchronised folders (Xcode 16), each with the files the target excludes.
         var synchronizedFolders: [(path: String, exceptions: [String])] = []
         /// IDs of build phases written in `extraObjects`, and raw entries of the target's dict.
@@ -96,6 +99,22 @@ struct ProjectFixture {
                 objects += "\t\t\(phase) /* Embed Foundation Extensions */ = {\n\t\t\tisa = PBXCopyFilesBuildPhase;\n\t\t\tdstSubfolderSpec = 13;\n\t\t\tfiles = (\n"
                     + files.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t};\n"
             }
+            if !t.links.isEmpty {
+                let files = t.links.map { l -> String in
+                    let bf = fresh()
+                    objects += "\t\t\(bf) = {isa = PBXBuildFile; fileRef = \(productIDs[l]!); };\n"
+                    return bf
+                }
+                let phase = fresh()
+                phases.append(phase)
+                objects += "\t\t\(phase) /* Frameworks */ = {\n\t\t\tisa = PBXFrameworksBuildPhase;\n\t\t\tfiles = (\n"
+                    + files.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t};\n"
+            }
+            let dependencies = t.dependsOn.map { d -> String in
+                let dep = fresh()
+                objects += "\t\t\(dep) = {isa = PBXTargetDependency; target = \(targetIDs[d]!); };\n"
+                return dep
+            }
             var synchronized: [String] = []
             for folder in t.synchronizedFolders {
                 let group = fresh(), set = fresh()
@@ -110,7 +129,7 @@ struct ProjectFixture {
                 : "\t\t\tfileSystemSynchronizedGroups = (\n" + synchronized.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
             objects += "\t\t\(targetIDs[t.name]!) /* \(t.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(list);\n" + synchronizedList
                 + "\t\t\tbuildPhases = (\n" + (phases + t.extraBuildPhases).map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n" + t.extraEntries
-                + "\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
+                + "\t\t\tdependencies = (\n" + dependencies.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
                 + "\t\t\tproductReference = \(productIDs[t.name]!);\n\t\t\tproductType = \(quote(t.productType));\n\t\t};\n"
         }
         let projectList = configList(projectSettings, bases: projectBaseConfigurations, owner: "project")

@@ -490,4 +490,15 @@ final class UnitSourcesTests: XCTestCase {
         XCTAssertTrue(threema.missing.contains("GroupCalls/Package.swift"), "\(threema.missing)")
         XCTAssertTrue(threema.unscanned.contains("remote Swift package CocoaLumberjack"), "\(threema.unscanned)")
     }
+
+    func testThreemaAppAndExtensionsRunTheCodeOfThreemaFramework() throws {
+        // KKKeychain.m is compiled by ThreemaFramework only, which the app links and embeds and
+        // each extension links: its keychain calls run with their entitlements.
+        for unit in ["Threema (AppStore)", "Threema ShareExtension (AppStore)", "Threema NotificationExtension (AppStore)"] {
+            let s = try realSources("threema-ch+threema-ios", unit)
+            XCTAssertTrue(s.files.contains("ThreemaFramework/Vendor/KKPasscodeLock/KKKeychain.m"), "\(unit): \(s.files)")
+            // ThreemaFramework links the local package Keychain, whose manifest the copy lacks.
+            XCTAssertTrue(s.missing.contains("Keychain/Package.swift"), "\(unit): \(s.missing.filter { $0.hasSuffix("Package.swift") })")
+        }
+    }
 }
