@@ -173,6 +173,11 @@ struct PBXReader {
             targetNodes.append((id, dict, objects.entry(id)?.keyLocation ?? ref.location))
             if let product = dict["productReference"]?.string { productOwner[product] = id }
         }
+        var members: [String: Set<String>] = [:]
+        for (id, dict, _) in targetNodes {
+            members[id] = Set((dict["fileSystemSynchronizedGroups"]?.array ?? []).prefix(1_000).compactMap(\.string))
+        }
+        let added = synchronizedAdditions(members: members, directory: directory)
         for (id, dict, location) in targetNodes {
             let targetName = dict["name"]?.string ?? id
             let (configs, defaultName) = configurationList(dict["buildConfigurationList"], owner: "target \(targetName)", directory: directory)
@@ -228,6 +233,7 @@ struct PBXReader {
                                              defaultConfiguration: defaultName, embeds: embeds, dependsOn: dependsOn,
                                              developmentTeam: team, provisioningStyle: style, location: location,
                                              excludedFiles: excluded))
+            code.files += added[id] ?? []
             code.products = packageProducts(dict, directory: directory)
             targets[targets.count - 1].code = code
         }

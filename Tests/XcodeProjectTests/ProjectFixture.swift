@@ -33,6 +33,9 @@ struct ProjectFixture {
     var extraObjects = ""
     /// IDs (of `extraObjects`) added to the main group's children.
     var extraMainGroupChildren: [String] = []
+    /// Exception sets for another target, attached to the synchronised folder `folder` (of the
+    /// target that declares it): membership exceptions of `target`, which does not hold the folder.
+    var foreignExceptions: [(folder: String, target: String, files: [String])] = []
 
     static func id(_ n: Int) -> String { String(format: "F0%022X", n) }
 
@@ -117,12 +120,18 @@ struct ProjectFixture {
             }
             var synchronized: [String] = []
             for folder in t.synchronizedFolders {
-                let group = fresh(), set = fresh()
+                let group = fresh()
                 synchronized.append(group)
-                objects += "\t\t\(set) = {\n\t\t\tisa = PBXFileSystemSynchronizedBuildFileExceptionSet;\n\t\t\tmembershipExceptions = (\n"
-                    + folder.exceptions.map { "\t\t\t\t\(quote($0)),\n" }.joined()
-                    + "\t\t\t);\n\t\t\ttarget = \(targetIDs[t.name]!);\n\t\t};\n"
-                objects += "\t\t\(group) = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n\t\t\t\t\(set),\n\t\t\t);\n"
+                var sets: [String] = []
+                for (files, owner) in [(folder.exceptions, t.name)] + foreignExceptions.filter({ $0.folder == folder.path }).map({ ($0.files, $0.target) }) {
+                    let set = fresh()
+                    sets.append(set)
+                    objects += "\t\t\(set) = {\n\t\t\tisa = PBXFileSystemSynchronizedBuildFileExceptionSet;\n\t\t\tmembershipExceptions = (\n"
+                        + files.map { "\t\t\t\t\(quote($0)),\n" }.joined()
+                        + "\t\t\t);\n\t\t\ttarget = \(targetIDs[owner]!);\n\t\t};\n"
+                }
+                objects += "\t\t\(group) = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n"
+                    + sets.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
                     + "\t\t\tpath = \(quote(folder.path));\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n"
             }
             let synchronizedList = synchronized.isEmpty ? ""
