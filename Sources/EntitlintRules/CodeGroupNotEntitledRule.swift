@@ -12,7 +12,7 @@ struct CodeGroupNotEntitledRule: ProjectRule {
         "Client explicitly specifies access group ... but is only entitled for ...", DOMAIN.md section 8). The rule \
         resolves the group each place in the code passes (a literal, a constant of any file of the target, an \
         Info.plist entry expanded with the target's build settings) and checks it against every target that compiles \
-        that file, local Swift packages included: an extension that compiles the app's keychain helper needs the \
+        that file, local Swift packages and linked framework targets included: an extension that compiles the app's keychain helper needs the \
         app's group too. A group whose value the code builds at run time is not checked (see the report). A group \
         that only lacks or misspells the App ID prefix is `code-group-missing-prefix` or `code-group-wrong-prefix` \
         instead. On macOS the legacy file keychain ignores access groups, so for a macOS target (not Mac Catalyst) \

@@ -397,7 +397,8 @@ enum AccessReportMarkdown {
 }
 
 /// Graphviz: units (boxes) linked to the groups they can reach (keychain groups blue, app groups
-/// green); the default group's edge is bold.
+/// green); the default group's edge is bold; dashed edges labelled `code` go to the groups each
+/// unit's code names (AccessReportCode.dot).
 enum AccessReportDot {
     static func quote(_ s: String) -> String {
         var out = "\""
@@ -433,6 +434,6 @@ enum AccessReportDot {
                 s += "  \(quote("unit:" + u.name)) -> \(quote(node))\(attributes);\n"
             }
         }
-        return s + "}\n"
+        return s + AccessReportCode.dot(report, quote: quote) + "}\n"
     }
 }

@@ -72,4 +72,36 @@ enum AccessReportCode {
         }
         return s + "</ul>"
     }
+
+    /// DOT: a dashed edge, labelled `code`, from each unit to each known group its code names
+    /// (red and labelled `code, not granted` when the unit's list lacks it), to the group's node;
+    /// a group that no unit's list holds gets a node of its own, dashed. Groups built at run time
+    /// are not drawn (the other formats list them). `report` is already escaped for display.
+    static func dot(_ report: AccessReport, quote: (String) -> String) -> String {
+        let keychain = Set(report.keychainGroups.map(\.group))
+        let app = Set(report.appGroups.map(\.group))
+        var nodes = ""
+        var declared = Set<String>()
+        var edges = ""
+        for u in report.units {
+            var seen = Set<String>()
+            for use in u.code ?? [] {
+                guard let group = use.group, seen.insert(group).inserted else { continue }
+                let node: String
+                if keychain.contains(group) {
+                    node = "keychain:" + group
+                } else if app.contains(group) {
+                    node = "app-group:" + group
+                } else {
+                    node = "code:" + group
+                    if declared.insert(node).inserted {
+                        nodes += "  \(quote(node)) [shape=ellipse, style=dashed, color=\"#de350b\", label=\(quote(group))];\n"
+                    }
+                }
+                let attributes = use.granted == false ? "style=dashed, color=\"#de350b\", label=\"code, not granted\"" : "style=dashed, label=\"code\""
+                edges += "  \(quote("unit:" + u.name)) -> \(quote(node)) [\(attributes)];\n"
+            }
+        }
+        return nodes + edges
+    }
 }

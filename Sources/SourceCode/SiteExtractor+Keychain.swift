@@ -5,7 +5,7 @@ extension SiteExtractor {
     mutating func keychainIdiom(_ i: Int) {
         // Every idiom's word starts with one of these bytes (aliases aside): a cheap filter.
         switch src.bytes[Int(src.tokens[i].start)] {
-        case UInt8(ascii: "k"), UInt8(ascii: "a"), UInt8(ascii: "S"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "K"):
+        case UInt8(ascii: "k"), UInt8(ascii: "a"), UInt8(ascii: "S"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "K"), UInt8(ascii: "g"):
             break
         default:
             if groupKeyAliases.isEmpty { return }
@@ -26,6 +26,8 @@ extension SiteExtractor {
             labelledArgument(i)
         } else if src.isWord(i, "SharedGroupIdentifier"), src.isPunct(i + 1, UInt8(ascii: "(")) {
             valetIdentifier(i)
+        } else if swift, src.isWord(i, "group") {
+            locksmithRequestGroup(i)
         } else if src.isWord(i, "SecItemAdd"), src.isPunct(i + 1, UInt8(ascii: "(")) {
             save(i)
         } else if swift, importsKeychainAccess, src.isPunct(i + 1, UInt8(ascii: "(")) {

@@ -58,6 +58,7 @@ extension SiteExtractor {
         }
         let path = src.isWord(i, "extension") ? names : typePath + names
         let stringEnum = src.isWord(i, "enum") && src.isPunct(k, UInt8(ascii: ":")) && src.isWord(k + 1, "String")
+        if !src.isWord(i, "protocol") { noteLocksmithConformance(path, clause: k) }
         pendingType = (path, stringEnum)
         pendingParams = nil
         pendingGetter = nil
@@ -115,6 +116,10 @@ extension SiteExtractor {
         if src.isPunct(j, UInt8(ascii: "=")) {
             let end = statementEnd(j + 1, conditional: conditional)
             let value = parser.parse(j + 1, end)
+            if member, name == "accessGroup" { accessGroupProperties.append((k, typePath, classify(value))) }
+            if !member, src.isWord(j + 1, "LocksmithRequest"), src.isPunct(j + 2, UInt8(ascii: "(")), !blocks.isEmpty {
+                blocks[blocks.count - 1].locksmithRequests.insert(name)
+            }
             if member && (isLet || isStatic || blocks.isEmpty) {
                 addDefinition(name: name, at: k, value: value, member: true)
             } else if member {
@@ -129,7 +134,7 @@ extension SiteExtractor {
             }
         } else if src.isPunct(j, UInt8(ascii: "{")), !isLet {
             pendingGetter = member && stringType ? typePath + [name] : nil
-            pendingGetterLine = Int(src.tokens[k].line)
+            pendingGetterToken = k
             if member && !stringType { storedProperties[typePath, default: []].insert(name) }
         } else if member {
             storedProperties[typePath, default: []].insert(name)
@@ -193,8 +198,11 @@ extension SiteExtractor {
             value = result.definitions[local].value
         }
         let name = block.getterPath.last ?? ""
-        typeConstants[Array(block.getterPath.dropLast()), default: []].insert(name)
-        result.definitions.append(StringDefinition(path: block.getterPath, line: block.getterLine, value: classify(value)))
-        pending.append((.definition(result.definitions.count - 1), Array(block.getterPath.dropLast()), []))
+        let path = Array(block.getterPath.dropLast())
+        value = classify(value)
+        typeConstants[path, default: []].insert(name)
+        if name == "accessGroup" { accessGroupProperties.append((block.getterToken, path, value)) }
+        result.definitions.append(StringDefinition(path: block.getterPath, line: Int(src.tokens[block.getterToken].line), value: value))
+        pending.append((.definition(result.definitions.count - 1), path, []))
     }
 }

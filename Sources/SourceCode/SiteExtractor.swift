@@ -27,9 +27,12 @@ struct SiteExtractor {
         var scoped: [Int] = []
         /// For a computed property: its path, and the `return` expressions met in its body.
         var getterPath: [String] = []
-        var getterLine = 0
+        /// The token of the computed property's name.
+        var getterToken = 0
         var returns: [Range<Int>] = []
         var stringEnum = false
+        /// Locals holding a Locksmith 1.x `LocksmithRequest(...)`.
+        var locksmithRequests: Set<String> = []
     }
 
     /// A site or definition whose value names something the file's later text may classify:
@@ -59,10 +62,14 @@ struct SiteExtractor {
     var pendingType: (path: [String], stringEnum: Bool)?
     var pendingParams: [String]?
     var pendingGetter: [String]?
-    var pendingGetterLine = 0
+    var pendingGetterToken = 0
     var importsKeychainAccess = false
     /// `SecItemAdd` calls with a known query, decided at the end of the file.
     var pendingSaves: [(Int, QueryState)] = []
+    /// Types (by path) whose declaration or an extension in this file adopts a Locksmith storable
+    /// protocol, and the `accessGroup` properties declared in any type, decided at the end of the file.
+    var locksmithTypes = Set<[String]>()
+    var accessGroupProperties: [(token: Int, path: [String], value: StringExpression)] = []
     /// How many function blocks are open (kept, so that no check walks the whole stack).
     var functionBlocks = 0
     /// Name lookups walk at most this many blocks out (a name declared further out is not found).
@@ -115,7 +122,9 @@ struct SiteExtractor {
             i += 1
         }
         while !blocks.isEmpty { popBlock(closeLine: Int(src.tokens.last?.line ?? 1)) }
+        let locksmithSites = swift ? addLocksmithSites() : 0
         finishPending()
+        if locksmithSites > 0 { result.groups.sort { ($0.line, $0.column) < ($1.line, $1.column) } }
         for (i, state) in pendingSaves where !state.hasGroup && !groupLiterals.contains(state.literal) {
             let t = src.tokens[i]
             let protection = state.dataProtection || protectionLiterals.contains(state.literal)
@@ -145,14 +154,14 @@ struct SiteExtractor {
         } else if let getter = pendingGetter {
             block.kind = .getter
             block.getterPath = getter
-            block.getterLine = pendingGetterLine
+            block.getterToken = pendingGetterToken
         } else if let params = pendingParams {
             block.kind = .function
             block.params = params
         } else if swift, let last = blocks.last, last.kind == .getter, src.isWord(i - 1, "get") {
             block.kind = .getter
             block.getterPath = last.getterPath
-            block.getterLine = last.getterLine
+            block.getterToken = last.getterToken
             blocks[blocks.count - 1].getterPath = []
         } else if !swift {
             objcBlockParams(i, into: &block)

@@ -173,6 +173,11 @@ struct PBXReader {
             targetNodes.append((id, dict, objects.entry(id)?.keyLocation ?? ref.location))
             if let product = dict["productReference"]?.string { productOwner[product] = id }
         }
+        var members: [String: Set<String>] = [:]
+        for (id, dict, _) in targetNodes {
+            members[id] = Set((dict["fileSystemSynchronizedGroups"]?.array ?? []).prefix(1_000).compactMap(\.string))
+        }
+        let added = synchronizedAdditions(members: members, directory: directory)
         for (id, dict, location) in targetNodes {
             let targetName = dict["name"]?.string ?? id
             let (configs, defaultName) = configurationList(dict["buildConfigurationList"], owner: "target \(targetName)", directory: directory)
@@ -185,6 +190,10 @@ struct PBXReader {
                     continue
                 }
                 if phase["isa"]?.string == "PBXShellScriptBuildPhase", phase["name"]?.string?.hasPrefix("[CP]") == true { code.cocoaPods = true }
+                if phase["isa"]?.string == "PBXFrameworksBuildPhase" {
+                    linkedProducts(phase, owners: productOwner, target: id, into: &code)
+                    continue
+                }
                 guard phase["isa"]?.string == "PBXCopyFilesBuildPhase" else { continue }
                 for fileRef in phase["files"]?.array ?? [] {
                     guard let (_, buildFile) = object(fileRef, from: "a file of a copy-files phase of target \(targetName)", isa: ["PBXBuildFile"]) else { continue }
@@ -192,6 +201,7 @@ struct PBXReader {
                         embeds.append(owner)
                     }
                 }
+                linkedProducts(phase, owners: productOwner, target: id, into: &code)
             }
             var dependsOn: [String] = []
             for depRef in dict["dependencies"]?.array ?? [] {
@@ -223,6 +233,7 @@ struct PBXReader {
                                              defaultConfiguration: defaultName, embeds: embeds, dependsOn: dependsOn,
                                              developmentTeam: team, provisioningStyle: style, location: location,
                                              excludedFiles: excluded))
+            code.files += added[id] ?? []
             code.products = packageProducts(dict, directory: directory)
             targets[targets.count - 1].code = code
         }
@@ -330,6 +341,18 @@ struct PBXReader {
             groupFolders[parent] = folder
         }
         return folder.map { ProjectFiles.join($0, own) }
+    }
+
+    /// The targets whose products a frameworks or copy-files phase names (`PBXBuildFile.fileRef`
+    /// is their `productReference`): what the target links or embeds; which of them are code
+    /// that runs in its process (frameworks and libraries) is decided by their product type.
+    func linkedProducts(_ phase: PlistDictionary, owners: [String: String], target: String, into code: inout TargetCode) {
+        var listed = Set(code.linkedTargets)
+        for fileRef in (phase["files"]?.array ?? []).prefix(SourceCatalog.maxFiles) {
+            guard let id = fileRef.string, let buildFile = objects[id]?.dict, let product = buildFile["fileRef"]?.string,
+                  let owner = owners[product], owner != target, listed.insert(owner).inserted else { continue }
+            code.linkedTargets.append(owner)
+        }
     }
 
     /// The Swift package products a target links (`packageProductDependencies` ->

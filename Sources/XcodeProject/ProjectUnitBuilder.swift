@@ -155,6 +155,8 @@ struct ProjectUnitBuilder {
     let entitlements: EntitlementsCache
     let variables: [String: String]
     let catalog: SourceCatalog
+    /// The project's targets by ID (the first of a repeated ID).
+    let targetsByID: [String: PBXProject.Target]
     var problems: [ProjectProblem] = []
     /// The target whose units are being formed: problems found meanwhile concern it.
     var currentTarget: String?
@@ -169,6 +171,7 @@ struct ProjectUnitBuilder {
         self.entitlements = entitlements
         self.variables = variables
         self.catalog = catalog ?? SourceCatalog(files: files)
+        targetsByID = Dictionary(project.targets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     mutating func problem(_ p: ProjectProblem) {
@@ -201,7 +204,7 @@ struct ProjectUnitBuilder {
         for config in project.projectConfigurations + project.targets.flatMap(\.configurations) {
             _ = baseAssignments(config)
         }
-        let byID = Dictionary(project.targets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = targetsByID
         // Hosts: who embeds whom; else which app depends on an extension.
         var host: [String: String] = [:]
         for t in project.targets where [.app, .watchApp].contains(UnitOrigin.Kind(productType: t.productType ?? "")) {
@@ -385,11 +388,19 @@ struct ProjectUnitBuilder {
         return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)
     }
 
-    /// What the unit compiles: its target's list (made once for all its configurations), plus
+    /// What the unit compiles: its target's list (made once for all its configurations) and those
+    /// of the framework and library targets it links, embeds or depends on (LinkedCode.swift), plus
     /// CocoaPods when this configuration's base xcconfig is a `Pods-*.xcconfig`, and its Info.plist.
     func unitSources(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, settings: SettingsEvaluator,
                      infoPlist: String?) -> UnitSources {
-        let list = catalog.target(files.absolute(project.file) + "#" + target.id) { codeList(target) }
+        let key = files.absolute(project.file) + "#"
+        let byID = targetsByID
+        let list = catalog.withLinked(key + target.id, own: { codeList(target) }, linked: {
+            LinkedCode.closure(of: target.id) { id in
+                guard let t = byID[id] else { return [] }
+                return (t.code.linkedTargets + t.dependsOn).filter { LinkedCode.productTypes.contains(byID[$0]?.productType ?? "") }
+            }.compactMap { id in byID[id].map { t in (key: key + id, make: { codeList(t) }) } }
+        })
         var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
         if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
             sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")

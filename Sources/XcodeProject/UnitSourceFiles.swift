@@ -14,6 +14,8 @@ struct TargetCode: Sendable {
     var cocoaPods = false
     /// Source files whose place cannot be known (a group cycle, groups nested too deep), by name.
     var unlocatable: [String] = []
+    /// IDs of the targets whose products its frameworks and copy-files phases name, in phase order.
+    var linkedTargets: [String] = []
 }
 
 struct PackageProductReference: Sendable, Hashable {

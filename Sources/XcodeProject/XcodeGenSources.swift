@@ -58,6 +58,19 @@ extension XcodeGenSpec {
         return list
     }
 
+    /// The framework and library targets of the spec that `target` links: its `dependencies`
+    /// entries `target: NAME` (XcodeGen links a framework or library dependency unless the entry
+    /// says `link: false`).
+    static func linkedTargets(_ target: YNode?, productType: (String) -> String?) -> [String] {
+        var out: [String] = []
+        for dep in (target?["dependencies"]?.items ?? []).prefix(1_000) {
+            guard let name = dep["target"]?.string, LinkedCode.productTypes.contains(productType(name) ?? "") else { continue }
+            if let link = dep["link"]?.string, ["false", "no", "NO", "False", "FALSE"].contains(link) { continue }
+            out.append(name)
+        }
+        return out
+    }
+
     /// Globs read per source entry (real specs: a handful): each file of the folder is matched
     /// against each.
     static let maxSourceGlobs = 100

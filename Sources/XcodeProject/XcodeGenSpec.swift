@@ -411,6 +411,7 @@ enum XcodeGenSpec {
                 generated[files.absolute(specRelative(path))] = props
             }
         }
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var host: [String: String] = [:]
         for t in targets where t.kind == .app || t.kind == .watchApp {
             for dep in t.node["dependencies"]?.items ?? [] {
@@ -572,9 +573,14 @@ enum XcodeGenSpec {
                                             profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
                                             settingSources: sources)
                     origin.emptySettings = entitlementSettings.empty
-                    let code = catalog.target(files.absolute(specPath) + "#" + t.name) {
+                    let key = files.absolute(specPath) + "#"
+                    let code = catalog.withLinked(key + t.name, own: {
                         Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)
-                    }
+                    }, linked: {
+                        LinkedCode.closure(of: t.name) { Self.linkedTargets(byName[$0]?.node) { byName[$0]?.type } }.compactMap { name in
+                            byName[name].map { d in (key: key + name, make: { Self.code(target: d.node, spec: spec, specPath: specPath, catalog: catalog) }) }
+                        }
+                    })
                     origin.sources = Self.unitSources(code, target: t.node, specPath: specPath, settings: evaluator, catalog: catalog,
                                                       entitlements: entitlements)
                     let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",

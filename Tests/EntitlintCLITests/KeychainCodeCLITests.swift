@@ -49,4 +49,27 @@ final class KeychainCodeCLITests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("AppTwo/AppTwoApp.swift:17 (kSecAttrAccessGroup)"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  ABCDE12345.com.example.shared                  x+ x+ x  x  x  x"), r.stdout)
     }
+
+    /// The DOT report draws the code side: a dashed `code` edge from each unit to each group its
+    /// code names, red and `not granted` where the unit lacks it, to a node of its own when no
+    /// unit's list holds the group; values from code are escaped and quoted like any other.
+    func testTheDotReportDrawsTheCodeSide() throws {
+        let dir = try suite()
+        let one = dir.appendingPathComponent("AppOne/AppOneApp.swift")
+        let text = try String(contentsOf: one, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"ABCDE12345.com.example.shared\""))
+        try text.replacingOccurrences(of: "\"ABCDE12345.com.example.shared\"", with: #""ABCDE12345.com.\"q\u{1B}[31m""#)
+            .write(to: one, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["report", "--format", "dot"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for config in ["Debug", "Release"] {
+            XCTAssertTrue(r.stdout.contains(##"  "unit:AppTwo (\##(config))" -> "code:com.example.shared" [style=dashed, color="#de350b", label="code, not granted"];"##), r.stdout)
+            XCTAssertTrue(r.stdout.contains(##"  "unit:AppOne (\##(config))" -> "code:ABCDE12345.com.\"q\\u{1b}[31m" [style=dashed, color="#de350b", label="code, not granted"];"##), r.stdout)
+        }
+        XCTAssertEqual(r.stdout.components(separatedBy: ##"  "code:com.example.shared" [shape=ellipse, style=dashed, color="#de350b", label="com.example.shared"];"##).count, 2, "declared once")
+        XCTAssertFalse(r.stdout.contains("\u{1B}"), "no raw escape character")
+        // A granted group: a plain dashed edge to the list's node (the unmodified example).
+        let plain = try CLI.run(["report", "--format", "dot"], in: CLI.packageRoot.appendingPathComponent("Examples/AppSuite"))
+        XCTAssertTrue(plain.stdout.contains(##"  "unit:AppTwo (Release)" -> "keychain:ABCDE12345.com.example.shared" [style=dashed, label="code"];"##), plain.stdout)
+    }
 }

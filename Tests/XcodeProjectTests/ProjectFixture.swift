@@ -13,8 +13,11 @@ struct ProjectFixture {
         var settings: [(String, [(String, String)])]
         /// Configuration name -> base xcconfig path, relative to the project folder.
         var baseConfigurations: [String: String] = [:]
-        /// Names of the targets whose products this one embeds.
+        /// Names of the targets whose products this one embeds (a copy-files phase) and links (a frameworks phase).
         var embeds: [String] = []
+        var links: [String] = []
+        /// Names of the targets it depends on (`PBXTargetDependency`).
+        var dependsOn: [String] = []
         /// File-system synchronised folders (Xcode 16), each with the files the target excludes.
         var synchronizedFolders: [(path: String, exceptions: [String])] = []
         /// IDs of build phases written in `extraObjects`, and raw entries of the target's dict.
@@ -30,6 +33,9 @@ struct ProjectFixture {
     var extraObjects = ""
     /// IDs (of `extraObjects`) added to the main group's children.
     var extraMainGroupChildren: [String] = []
+    /// Exception sets for another target, attached to the synchronised folder `folder` (of the
+    /// target that declares it): membership exceptions of `target`, which does not hold the folder.
+    var foreignExceptions: [(folder: String, target: String, files: [String])] = []
 
     static func id(_ n: Int) -> String { String(format: "F0%022X", n) }
 
@@ -96,21 +102,43 @@ struct ProjectFixture {
                 objects += "\t\t\(phase) /* Embed Foundation Extensions */ = {\n\t\t\tisa = PBXCopyFilesBuildPhase;\n\t\t\tdstSubfolderSpec = 13;\n\t\t\tfiles = (\n"
                     + files.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t};\n"
             }
+            if !t.links.isEmpty {
+                let files = t.links.map { l -> String in
+                    let bf = fresh()
+                    objects += "\t\t\(bf) = {isa = PBXBuildFile; fileRef = \(productIDs[l]!); };\n"
+                    return bf
+                }
+                let phase = fresh()
+                phases.append(phase)
+                objects += "\t\t\(phase) /* Frameworks */ = {\n\t\t\tisa = PBXFrameworksBuildPhase;\n\t\t\tfiles = (\n"
+                    + files.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t};\n"
+            }
+            let dependencies = t.dependsOn.map { d -> String in
+                let dep = fresh()
+                objects += "\t\t\(dep) = {isa = PBXTargetDependency; target = \(targetIDs[d]!); };\n"
+                return dep
+            }
             var synchronized: [String] = []
             for folder in t.synchronizedFolders {
-                let group = fresh(), set = fresh()
+                let group = fresh()
                 synchronized.append(group)
-                objects += "\t\t\(set) = {\n\t\t\tisa = PBXFileSystemSynchronizedBuildFileExceptionSet;\n\t\t\tmembershipExceptions = (\n"
-                    + folder.exceptions.map { "\t\t\t\t\(quote($0)),\n" }.joined()
-                    + "\t\t\t);\n\t\t\ttarget = \(targetIDs[t.name]!);\n\t\t};\n"
-                objects += "\t\t\(group) = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n\t\t\t\t\(set),\n\t\t\t);\n"
+                var sets: [String] = []
+                for (files, owner) in [(folder.exceptions, t.name)] + foreignExceptions.filter({ $0.folder == folder.path }).map({ ($0.files, $0.target) }) {
+                    let set = fresh()
+                    sets.append(set)
+                    objects += "\t\t\(set) = {\n\t\t\tisa = PBXFileSystemSynchronizedBuildFileExceptionSet;\n\t\t\tmembershipExceptions = (\n"
+                        + files.map { "\t\t\t\t\(quote($0)),\n" }.joined()
+                        + "\t\t\t);\n\t\t\ttarget = \(targetIDs[owner]!);\n\t\t};\n"
+                }
+                objects += "\t\t\(group) = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n"
+                    + sets.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
                     + "\t\t\tpath = \(quote(folder.path));\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n"
             }
             let synchronizedList = synchronized.isEmpty ? ""
                 : "\t\t\tfileSystemSynchronizedGroups = (\n" + synchronized.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n"
             objects += "\t\t\(targetIDs[t.name]!) /* \(t.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(list);\n" + synchronizedList
                 + "\t\t\tbuildPhases = (\n" + (phases + t.extraBuildPhases).map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n" + t.extraEntries
-                + "\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
+                + "\t\t\tdependencies = (\n" + dependencies.map { "\t\t\t\t\($0),\n" }.joined() + "\t\t\t);\n\t\t\tname = \(quote(t.name));\n\t\t\tproductName = \(quote(t.name));\n"
                 + "\t\t\tproductReference = \(productIDs[t.name]!);\n\t\t\tproductType = \(quote(t.productType));\n\t\t};\n"
         }
         let projectList = configList(projectSettings, bases: projectBaseConfigurations, owner: "project")

@@ -134,6 +134,31 @@ final class UnitSourcesTests: XCTestCase {
         XCTAssertEqual(s.missing, [])
     }
 
+    func testASynchronisedFolderAddsTheFilesItsExceptionSetsListToTargetsThatDoNotHoldIt() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        for f in ["App/A.swift", "App/Shared/Model.swift", "App/Shared/Other.swift", "App/Excluded.swift", "Widget/W.swift"] {
+            try Fixture.write("//\n", f, in: root)
+        }
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: Self.appSettings, synchronizedFolders: [(path: "App", exceptions: ["Excluded.swift"])]),
+                     .init(name: "Widget", productType: "com.apple.product-type.app-extension", settings: Self.appSettings,
+                           synchronizedFolders: [(path: "Widget", exceptions: [])])]
+        // Xcode writes these when a file of App's folder is ticked for the widget: for the widget
+        // (which does not hold the folder) the list is what it compiles of it; an asset catalog is
+        // not code, and a listed file that is not on disk is missing.
+        p.foreignExceptions = [(folder: "App", target: "Widget", files: ["Shared/Model.swift", "Assets.xcassets", "Gone.swift"]),
+                               (folder: "Widget", target: "App", files: ["W.swift"])]
+        try p.write(to: root)
+
+        let result = try Fixture.lint([root.path])
+        let app = try sources(result, "App (Release)")
+        // Files a folder adds come with the listed files, before the target's own folders.
+        XCTAssertEqual(app.files, absolute(root, ["Widget/W.swift", "App/A.swift", "App/Shared/Model.swift", "App/Shared/Other.swift"]))
+        let widget = try sources(result, "Widget (Release)")
+        XCTAssertEqual(widget.files, absolute(root, ["App/Shared/Model.swift", "Widget/W.swift"]))
+        XCTAssertEqual(widget.missing, [Paths.display(root.path) + "/App/Gone.swift"])
+    }
+
     func testAMissingSynchronisedFolderIsMissing() throws {
         let root = try Fixture.temporaryDirectory(self)
         var p = ProjectFixture()
@@ -489,5 +514,16 @@ final class UnitSourcesTests: XCTestCase {
         let threema = try realSources("threema-ch+threema-ios", "Threema (AppStore)")
         XCTAssertTrue(threema.missing.contains("GroupCalls/Package.swift"), "\(threema.missing)")
         XCTAssertTrue(threema.unscanned.contains("remote Swift package CocoaLumberjack"), "\(threema.unscanned)")
+    }
+
+    func testThreemaAppAndExtensionsRunTheCodeOfThreemaFramework() throws {
+        // KKKeychain.m is compiled by ThreemaFramework only, which the app links and embeds and
+        // each extension links: its keychain calls run with their entitlements.
+        for unit in ["Threema (AppStore)", "Threema ShareExtension (AppStore)", "Threema NotificationExtension (AppStore)"] {
+            let s = try realSources("threema-ch+threema-ios", unit)
+            XCTAssertTrue(s.files.contains("ThreemaFramework/Vendor/KKPasscodeLock/KKKeychain.m"), "\(unit): \(s.files)")
+            // ThreemaFramework links the local package Keychain, whose manifest the copy lacks.
+            XCTAssertTrue(s.missing.contains("Keychain/Package.swift"), "\(unit): \(s.missing.filter { $0.hasSuffix("Package.swift") })")
+        }
     }
 }
