@@ -1,4 +1,4 @@
-public import PropertyList
+import PropertyList
 
 /// 64-bit FNV-1a (Fowler/Noll/Vo, draft-eastlake-fnv), written as 16 hex digits: defined on bytes,
 /// so stable across runs, platforms and releases, which Swift's `Hasher` (seeded per process) is
