@@ -1,19 +1,26 @@
 import Foundation
+public import PropertyList
 
 /// A baseline: the findings a project has accepted for now (`lint --write-baseline FILE`), hidden
 /// from later runs (`lint --baseline FILE`, or `baseline:` in the configuration) so that only new
 /// ones are reported.
 ///
 /// Entries are keyed on rule + path + plist key path (+ the profile's UUID for findings in a
-/// profile), never on line numbers: editing a file elsewhere does not bring its findings back,
-/// and replacing a profile does. Paths are relative to the baseline's folder, so the file works
-/// from any current folder. The JSON is sorted and stable:
+/// profile) + the hash of the offending value, never on line numbers: editing a file elsewhere
+/// does not bring its findings back; replacing a profile, or one bad value by another, does.
+/// Paths are relative to the baseline's folder, so the file works from any current folder. The
+/// JSON is sorted and stable:
 ///
 /// ```json
 /// { "findings" : [ { "key-path" : "keychain-access-groups[0]", "path" : "App/App.entitlements",
-///                    "rule" : "wildcard-access-group" } ],
+///                    "rule" : "wildcard-access-group", "value-hash" : "a3f1c2d4e5b60718" } ],
 ///   "version" : 1 }
 /// ```
+///
+/// `value-hash` is `StableHash.of` the element the finding points at (a value, or a dict entry's
+/// key and value) in the entitlements file; a finding that points at no element (a comment, a
+/// profile, a file as a whole) has none. An entry written before the field existed has none
+/// either, and matches a finding on the rest of its key, whatever the value.
 public struct Baseline: Sendable, Hashable, Codable {
     public struct Entry: Sendable, Hashable, Codable, Comparable {
         public var rule: String
@@ -22,28 +29,34 @@ public struct Baseline: Sendable, Hashable, Codable {
         public var keyPath: String?
         /// The UUID of the profile a finding in a profile file concerns.
         public var profile: String?
+        /// The hash of the offending value (`StableHash.of`), when the finding points at one.
+        public var valueHash: String?
         /// How many findings share this key (omitted when 1).
         public var count: Int?
 
-        public init(rule: String, path: String, keyPath: String? = nil, profile: String? = nil, count: Int? = nil) {
+        public init(rule: String, path: String, keyPath: String? = nil, profile: String? = nil, valueHash: String? = nil, count: Int? = nil) {
             self.rule = rule
             self.path = path
             self.keyPath = keyPath
             self.profile = profile
+            self.valueHash = valueHash
             self.count = count
         }
 
         enum CodingKeys: String, CodingKey {
             case rule, path, profile, count
             case keyPath = "key-path"
+            case valueHash = "value-hash"
         }
 
         /// The entry without its count: what findings are matched on.
-        public var key: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile) }
+        public var key: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile, valueHash: valueHash) }
+        /// The key without the value's hash: how an entry written without one matches.
+        var keyWithoutValue: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile) }
         var times: Int { count ?? 1 }
 
         public static func < (a: Entry, b: Entry) -> Bool {
-            (a.path, a.rule, a.keyPath ?? "", a.profile ?? "") < (b.path, b.rule, b.keyPath ?? "", b.profile ?? "")
+            (a.path, a.rule, a.keyPath ?? "", a.profile ?? "", a.valueHash ?? "") < (b.path, b.rule, b.keyPath ?? "", b.profile ?? "", b.valueHash ?? "")
         }
 
         /// `rule path [key path] [profile UUID]`, for listing unmatched entries.
@@ -51,6 +64,7 @@ public struct Baseline: Sendable, Hashable, Codable {
             var s = "\(rule) \(path)"
             if let keyPath { s += " \(keyPath)" }
             if let profile { s += " (profile \(profile))" }
+            if let valueHash { s += " (value \(valueHash))" }
             return s
         }
     }
@@ -124,13 +138,17 @@ public struct Baseline: Sendable, Hashable, Codable {
         public var cwd: String
         /// UUID by profile path as shown (from `LintResult.profiles`).
         public var profileUUIDs: [String: String]
+        /// The entitlements documents of the run by path as shown (`LintResult.units`), where
+        /// the offending values are looked up.
+        public var documents: [String: PlistDocument]
 
-        public init(baselinePath: String, profiles: [ProfileFile], cwd: String = Paths.currentDirectory()) {
+        public init(baselinePath: String, profiles: [ProfileFile], units: [SigningUnit] = [], cwd: String = Paths.currentDirectory()) {
             self.cwd = cwd
             directory = Paths.directoryName(Paths.absolute(baselinePath, cwd: cwd))
             var uuids: [String: String] = [:]
             for p in profiles { if let u = p.profile.uuid { uuids[p.path] = u.uppercased() } }
             profileUUIDs = uuids
+            documents = Linter.documents(of: units)
         }
 
         /// A path as shown in findings (relative to the current folder), relative to the baseline.
@@ -138,8 +156,37 @@ public struct Baseline: Sendable, Hashable, Codable {
             Baseline.relativePath(Paths.absolute(shown, cwd: cwd), from: directory)
         }
 
-        public func key(_ f: Finding) -> Entry {
-            Entry(rule: f.rule, path: path(f.path), keyPath: f.keyPath, profile: profileUUIDs[f.path])
+        /// The key of one finding (`keys` for many: each document is walked once per call).
+        public func key(_ f: Finding) -> Entry { keys([f])[0] }
+
+        /// The keys of `findings`, in order. Each document with findings is walked once, and
+        /// each element's value hashed once however many findings point at it.
+        public func keys(_ findings: [Finding]) -> [Entry] {
+            var work = 0
+            return keys(findings, work: &work)
+        }
+
+        /// `keys`, counting the values hashed (`StableHash.of`).
+        public func keys(_ findings: [Finding], work: inout Int) -> [Entry] {
+            var wanted: [String: Set<SourceLocation>] = [:]
+            for f in findings where f.line > 0 && documents[f.path] != nil {
+                wanted[f.path, default: []].insert(SourceLocation(line: f.line, column: f.column))
+            }
+            var hashes: [String: [SourceLocation: String]] = [:]
+            for (path, locations) in wanted {
+                var found: [SourceLocation: String] = [:]
+                PlistWalk.forEach(documents[path]!.root) { element in
+                    let at = element.location
+                    // The first element at a place is the outer one (a dict entry before its value).
+                    if locations.contains(at), found[at] == nil { found[at] = StableHash.of(element, work: &work) }
+                    return found.count < locations.count
+                }
+                hashes[path] = found
+            }
+            return findings.map { f in
+                Entry(rule: f.rule, path: path(f.path), keyPath: f.keyPath, profile: profileUUIDs[f.path],
+                      valueHash: hashes[f.path]?[SourceLocation(line: f.line, column: f.column)])
+            }
         }
     }
 
@@ -160,7 +207,7 @@ public struct Baseline: Sendable, Hashable, Codable {
     /// (`checked`: paths as shown in findings) are kept, as the lock file keeps units not in the run.
     public static func recording(_ findings: [Finding], keyer: Keyer, checked: [String], previous: Baseline?) -> Baseline {
         var counts: [Entry: Int] = [:]
-        for f in findings { counts[keyer.key(f), default: 0] += 1 }
+        for key in keyer.keys(findings) { counts[key, default: 0] += 1 }
         let checkedPaths = Set(checked.map(keyer.path))
         for e in previous?.findings ?? [] where !checkedPaths.contains(e.path) {
             counts[e.key, default: 0] += e.times
@@ -184,16 +231,17 @@ public struct Baseline: Sendable, Hashable, Codable {
     }
 
     /// Hides the findings the baseline lists. Entries of files not checked in this run are
-    /// neither used nor reported as unmatched.
+    /// neither used nor reported as unmatched. An entry with a value hash matches findings with
+    /// that hash; one without (written before the field existed) matches on the rest of the key.
     public func apply(to findings: [Finding], keyer: Keyer, checked: [String]) -> Application {
         var remaining: [Entry: Int] = [:]
         for e in self.findings { remaining[e.key, default: 0] += e.times }
         var kept: [Finding] = []
         var hidden = 0
-        for f in findings {
-            let key = keyer.key(f)
-            if let n = remaining[key], n > 0 {
-                remaining[key] = n - 1
+        for (f, key) in zip(findings, keyer.keys(findings)) {
+            let match = remaining[key].map { $0 > 0 } == true ? key : key.keyWithoutValue
+            if let n = remaining[match], n > 0 {
+                remaining[match] = n - 1
                 hidden += 1
             } else {
                 kept.append(f)

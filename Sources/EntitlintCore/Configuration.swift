@@ -63,10 +63,16 @@ public struct Configuration: Sendable, Hashable {
     public var externalGroups: [String] = []
     /// `profile-expiring-days`: how close an expiry must be for `profile-expiring` (default 30).
     public var profileExpiringDays: Int?
+    /// `select:`: the only rules that run (nil: every rule); `ignore:`: rules that do not run
+    /// (RuleSelection.swift).
+    public var select: [String]?
+    public var ignore: [String] = []
+    /// `per-file-ignores:`: rules not reported in the files a glob matches.
+    public var perFileIgnores: [PerFileIgnore] = []
 
     /// The top-level keys, in the order the README documents them.
     public static let knownKeys = ["team", "apps", "rules", "exclude", "external-groups", "lock", "variables", "profiles", "baseline",
-                                   "fail-on", "limits", "profile-expiring-days"]
+                                   "fail-on", "limits", "profile-expiring-days", "select", "ignore", "per-file-ignores"]
     /// The keys of an `apps` entry.
     public static let knownAppKeys = ["name", "entitlements", "bundle-id", "profile", "team"]
 
@@ -197,6 +203,12 @@ public struct Configuration: Sendable, Hashable {
                     }
                     config.rules[id] = setting
                 }
+            case "select":
+                config.select = try ruleIDs(v, key, knownRules: knownRules, fail: fail)
+            case "ignore":
+                config.ignore = try ruleIDs(v, key, knownRules: knownRules, fail: fail)
+            case "per-file-ignores":
+                config.perFileIgnores = try perFileIgnores(v, knownRules: knownRules, fail: fail)
             case "apps":
                 guard let seq = v.sequence else { throw fail(v, "'apps' must be a list") }
                 for item in seq {
@@ -265,11 +277,17 @@ public struct Configuration: Sendable, Hashable {
     /// Entitlint runs from (a hook at the repository's root, a configuration in `ios/`).
     public func excludes(_ path: String, cwd: String) -> Bool {
         guard !exclude.isEmpty else { return false }
+        let relative = relativePath(path, cwd: cwd)
+        return exclude.contains { $0.matches(relative) }
+    }
+
+    /// `path` relative to the configuration's folder when below it, else as shown: what
+    /// `exclude` and `per-file-ignores` globs are matched against.
+    func relativePath(_ path: String, cwd: String) -> String {
         let abs = Paths.absolute(path, cwd: cwd)
         let base = Paths.absolute(baseDirectory, cwd: cwd)
-        let relative = abs.hasPrefix(base == "/" ? "/" : base + "/") ? String(abs.dropFirst(base == "/" ? 1 : base.utf8.count + 1))
-                                                                    : Paths.display(path, cwd: cwd)
-        return exclude.contains { $0.matches(relative) }
+        return abs.hasPrefix(base == "/" ? "/" : base + "/") ? String(abs.dropFirst(base == "/" ? 1 : base.utf8.count + 1))
+                                                             : Paths.display(path, cwd: cwd)
     }
 
     public func resolve(_ p: String) -> String {

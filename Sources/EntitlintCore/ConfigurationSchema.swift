@@ -157,6 +157,25 @@ public enum ConfigurationSchema {
                 return n
             }(),
         ]
+        // Rule ids are checked by the parser (with "did you mean"); the schema lists them.
+        func ruleList(_ description: String) -> Node {
+            var n = Node(description, type: "array")
+            var id = Node(type: "string")
+            id.values = rules.map { .string($0.id) }
+            n.items = Box(id)
+            return n
+        }
+        root.properties!["select"] = ruleList("""
+            The only rules that run (default: every rule). --select on the command line replaces it (and this file's \
+            ignore and off settings for the rules it names); parse-error is reported whatever select says.
+            """)
+        root.properties!["ignore"] = ruleList("Rules that do not run; --ignore on the command line adds to it. A rule both selected and ignored is ignored.")
+        var perFile = Node("""
+            Rules not reported in some files: a glob (as in exclude, relative to the configuration's folder) to a list \
+            of rule ids. At most 1000 globs.
+            """, type: "object")
+        perFile.additionalProperties = .schema(Box(ruleList("Rule ids not reported in the files the glob matches.")))
+        root.properties!["per-file-ignores"] = perFile
         root.definitions = ["ruleSetting": setting]
 
         let encoder = JSONEncoder()

@@ -441,7 +441,7 @@ public struct Linter: Sendable {
         findings += referenceFindings(units: units, context: project.context, lock: lock, options: options, cwd: cwd)
         findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? []), cwd: cwd),
                                     settings: options.settings)
-        findings = applySeverities(findings).sorted()
+        findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
         let omitted = max(0, findings.count - options.maxFindings)
         findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
@@ -648,6 +648,7 @@ extension Linter {
                      teamID: String? = nil, profile: ProfileFile? = nil, lock: LockFile? = nil,
                      limits: PlistLimits = .default) -> [Finding] {
         var findings: [Finding] = []
+        var documents: [String: PlistDocument] = [:]
         switch Self.parse(bytes: bytes, path: path, limits: limits) {
         case .failed(let reason, let loc):
             findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse property list: \(reason)",
@@ -655,6 +656,7 @@ extension Linter {
         case .profile:
             break
         case .entitlements(let doc):
+            documents[path] = doc
             let unit = unit(document: doc, path: path, name: name, bundleID: bundleID, teamID: teamID, profile: profile)
             let context = UnitContext(unit: unit, lock: lock)
             for rule in rules {
@@ -662,6 +664,6 @@ extension Linter {
                 if !result.isEmpty { findings += result }
             }
         }
-        return applySeverities(findings).sorted()
+        return finish(findings, documents: documents, configuration: nil)
     }
 }

@@ -110,8 +110,7 @@ extension Linter {
         }
         findings += profileFindings(units: units, named: profiles.filter { $0.path == name || options.profilePath.map { Paths.display($0, cwd: cwd) } == $0.path },
                                     settings: options.settings)
-        findings = applySeverities(findings)
-        findings.sort()
+        findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
         return LintResult(findings: findings, files: 1 + extraProfiles.count, units: units, profiles: profiles,
                           paths: [name] + extraProfiles.map { Paths.display($0, cwd: cwd) })
     }

@@ -15,11 +15,15 @@ struct CommentInPlistRule: Rule {
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<!-- entitlint:disable-file duplicate-access-group: both spellings are needed until 2.0 ships -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "An `entitlint:` directive is not reported here (unused-suppression checks it)."),
         ]
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        context.unit.document.comments.map { c in
+        // `entitlint:` directives are the user's instructions to the linter, not stray comments:
+        // unused-suppression judges them.
+        context.unit.document.comments.filter { !SuppressionDirective.isDirective($0.text) }.map { c in
             let text = c.text.trimmingCharacters()
             // The first 40 characters, without counting all of a long comment's.
             let cut = text.index(text.startIndex, offsetBy: 40, limitedBy: text.endIndex)

@@ -95,8 +95,9 @@ public enum RuleExampleRunner {
             lock = LockFile(units: ["Example": .init(bundleID: nil, defaultAccessGroup: locked, accessGroups: [locked])])
         }
         if !example.locked.isEmpty { lock = LockFile(units: example.locked) }
-        let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
+        // unused-suppression judges the findings of the other rules: its examples run them all.
+        let linter = Linter(rules: id == Linter.unusedSuppressionID ? RuleRegistry.all : [rule])
         guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused
                 || !example.locked.isEmpty else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",

@@ -10,9 +10,8 @@ public import EntitlintCore
 /// without key paths reporting twice in a file) they are told apart by their rank among those
 /// findings, in report order, as CodeQL numbers line hashes (`hash:1`, `hash:2`).
 ///
-/// The hash is 64-bit FNV-1a (Fowler/Noll/Vo, draft-eastlake-fnv), written as 16 hex digits: stable
-/// across platforms and releases, which Swift's `Hasher` is not. It is an identity, not a security
-/// measure.
+/// The hash is 64-bit FNV-1a (`StableHash`), written as 16 hex digits: stable across platforms and
+/// releases, which Swift's `Hasher` is not. It is an identity, not a security measure.
 public struct Fingerprint: Sendable, Hashable {
     /// Hash of rule, path and key path, 16 lower-case hex digits.
     public var identity: String
@@ -33,29 +32,6 @@ public struct Fingerprint: Sendable, Hashable {
         }
     }
 
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    /// FNV-1a over the UTF-8 of each part, with a 0 byte after each (so `("ab", "c")` and
-    /// `("a", "bc")` differ).
-    static func fnv1a64(_ parts: [String]) -> UInt64 {
-        var h = offsetBasis
-        for part in parts { h = fnv1a64(part.utf8, from: h); h = fnv1a64(CollectionOfOne(0), from: h) }
-        return h
-    }
-
-    /// The FNV-1a loop: for each byte, `hash ^= byte; hash *= FNV_prime` (64-bit prime 2^40 + 2^8 + 0xb3).
-    static func fnv1a64<S: Sequence>(_ bytes: S, from start: UInt64 = offsetBasis) -> UInt64 where S.Element == UInt8 {
-        var h = start
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* prime
-        }
-        return h
-    }
-
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    static func fnv1a64(_ parts: [String]) -> UInt64 { StableHash.fnv1a64(parts) }
+    static func hex(_ v: UInt64) -> String { StableHash.hex(v) }
 }

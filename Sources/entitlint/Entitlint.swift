@@ -246,10 +246,18 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("stdin-filename"), help: "Lint standard input (also the path -), reported under this file name.")
     var stdinFilename: String?
 
+    @Option(name: .customLong("select"), help: ArgumentHelp("Run only these rules (comma-separated ids, repeatable); replaces the configuration's select and ignore.", valueName: "rules"))
+    var select: [String] = []
+
+    @Option(name: .customLong("ignore"), help: ArgumentHelp("Do not run these rules (comma-separated ids, repeatable); added to the configuration's ignore.", valueName: "rules"))
+    var ignore: [String] = []
+
     @OptionGroup var changes: ChangeOptions
 
     func run() throws {
         var run = LintInvocation(paths: paths, facts: facts.values, format: format, strict: strict, noColor: noColor)
+        run.select = select.isEmpty ? nil : select
+        run.ignore = ignore
         run.reports = reports
         run.failOn = failOn
         run.quiet = quiet
@@ -278,6 +286,9 @@ struct LintInvocation {
     var stdinFilename: String?
     /// `--baseline`, `--write-baseline`, `--staged`, `--changed-since`, `--against`.
     var changes = ChangeValues()
+    /// `--select` (nil: not given) and `--ignore` values as given, each comma-separated.
+    var select: [String]?
+    var ignore: [String] = []
 
     /// Set for a first word that is no command and no file but close to a command's name.
     var unknownCommand: (word: String, meant: String)?
@@ -289,6 +300,12 @@ struct LintInvocation {
         let plan: ReportPlan
         do { plan = try ReportPlan(format: format, reports: reports) } catch { throw CLIError(error.description) }
         let stdinName = try standardInputName()
+        let selection: RuleSelection
+        do {
+            selection = RuleSelection(select: try select.map { try RuleSelection.parse($0, option: "--select", known: RuleRegistry.ids) },
+                                      ignore: try RuleSelection.parse(ignore, option: "--ignore", known: RuleRegistry.ids))
+        } catch { throw CLIError("\(error)") }
+        let allIDs = RuleRegistry.descriptions.map(\.id)
         var options = try facts.options(paths: stdinName == nil ? paths : [], knownRules: RuleRegistry.ids)
         try changes.prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
         options.nestedConfigurations = stdinName == nil && facts.config == nil
@@ -304,7 +321,7 @@ struct LintInvocation {
             let group = groups[nextGroup]
             nextGroup += 1
             let baselines = try changes.loadBaselines(group)
-            let linter = Linter(rules: RuleRegistry.all, severityOverrides: group.configuration?.rules ?? [:])
+            let linter = Linter(rules: RuleRegistry.all, severityOverrides: selection.overrides(configuration: group.configuration, all: allIDs))
             var part: LintResult
             do {
                 if let stdinName { part = try linter.lintStandardInput(group, name: stdinName) } else { part = try linter.lint(group) }
@@ -320,7 +337,7 @@ struct LintInvocation {
         let colour = format == TextReporter.identifier && !noColor
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
         let full = Report(findings: result.findings, files: result.files, colour: colour,
-                          rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: options.configuration?.rules ?? [:]) : [],
+                          rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: selection.overrides(configuration: options.configuration, all: allIDs)) : [],
                           paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
                           showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
@@ -445,11 +462,13 @@ struct LintInvocation {
             case "--no-user-profiles": inv.facts.userProfiles = false
             case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
                  "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--max-findings", "--max-output-bytes", "--jobs",
-                 "--report", "--fail-on", "--color", "--stdin-filename":
+                 "--report", "--fail-on", "--color", "--stdin-filename", "--select", "--ignore":
                 guard let v = args.first, !v.hasPrefix("-") else { return nil }
                 args = args.dropFirst()
                 switch a {
                 case "--report": inv.reports.append(v)
+                case "--select": inv.select = (inv.select ?? []) + [v]
+                case "--ignore": inv.ignore.append(v)
                 case "--stdin-filename": inv.stdinFilename = v
                 case "--fail-on":
                     guard let s = Severity(rawValue: v) else { return nil }

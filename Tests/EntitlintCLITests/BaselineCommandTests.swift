@@ -24,12 +24,14 @@ final class BaselineCommandTests: XCTestCase, WritesFixtures {
             {
               "key-path" : "keychain-access-groups[0]",
               "path" : "App/App.entitlements",
-              "rule" : "wildcard-access-group"
+              "rule" : "wildcard-access-group",
+              "value-hash" : "d164daffba786834"
             },
             {
               "key-path" : "keychain-access-groups[1]",
               "path" : "Widget/Widget.entitlements",
-              "rule" : "token-group-claimed"
+              "rule" : "token-group-claimed",
+              "value-hash" : "5ba8cdea462c791e"
             }
           ],
           "version" : 1
@@ -58,7 +60,7 @@ final class BaselineCommandTests: XCTestCase, WritesFixtures {
         XCTAssertEqual(pruned.status, 0)
         XCTAssertEqual(pruned.stderr, """
         entitlint: note: 1 entry of the baseline entitlint.baseline.json matches no finding any more; prune with `entitlint lint --write-baseline entitlint.baseline.json`:
-          token-group-claimed Widget/Widget.entitlements keychain-access-groups[1]
+          token-group-claimed Widget/Widget.entitlements keychain-access-groups[1] (value 5ba8cdea462c791e)
 
         """)
         // Writing again for one folder keeps the entries of files not checked.

@@ -168,7 +168,7 @@ final class ConfigurationKeysTests: XCTestCase {
 
     func testUnknownKeyListsEveryKnownKey() {
         XCTAssertEqual(error("colour: red\n")?.reason,
-                       "unknown key 'colour' (known: team, apps, rules, exclude, external-groups, lock, variables, profiles, baseline, fail-on, limits, profile-expiring-days)")
+                       "unknown key 'colour' (known: team, apps, rules, exclude, external-groups, lock, variables, profiles, baseline, fail-on, limits, profile-expiring-days, select, ignore, per-file-ignores)")
     }
 }
 

@@ -102,7 +102,8 @@ final class BoundsTests: XCTestCase {
         var value = "&a0 [" + Array(repeating: "\"lol\"", count: 9).joined(separator: ", ") + "]"
         for level in 1...8 { value = "&a\(level) [" + value + Array(repeating: ", *a\(level - 1)", count: 8).joined() + "]" }
         XCTAssertLessThan(value.utf8.count, 600)
-        for key in ["exclude", "external-groups", "apps", "rules", "variables", "profiles", "limits", "team", "lock", "baseline", "fail-on"] {
+        for key in ["exclude", "external-groups", "apps", "rules", "variables", "profiles", "limits", "team", "lock", "baseline", "fail-on",
+                    "select", "ignore", "per-file-ignores"] {
             let text = "team: ABCDE12345\n\(key == "team" ? "lock" : key): \(value)\n"
             XCTAssertThrowsError(try Configuration.parse(text, path: ".entitlint.yml", knownRules: ["wildcard-access-group"]), key) { error in
                 let e = error as? Configuration.ConfigError

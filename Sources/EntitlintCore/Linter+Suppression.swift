@@ -1,0 +1,114 @@
+public import PropertyList
+
+extension Linter {
+    /// The id of the rule that reports directives that suppress nothing.
+    public static let unusedSuppressionID = "unused-suppression"
+
+    /// Rules whose directives are reported when they suppress nothing: those that judge a file
+    /// on its own (`factFreeRules`), so that finding nothing in this run means finding nothing in
+    /// any run. A rule that needs a fact (a profile, the project, the lock, the code) may be
+    /// silent only because this run lacks it: its directives are never called unused.
+    static let unusedCheckedRules = factFreeRules.subtracting(["parse-error", "unused-entitlements-file"])
+
+    /// The entitlements documents of `units` by path as shown, for their directives: files read
+    /// from source, not a built product's signature.
+    static func documents(of units: [SigningUnit]) -> [String: PlistDocument] {
+        var out: [String: PlistDocument] = [:]
+        for unit in units where unit.artifact == nil && out[unit.entitlementsPath] == nil {
+            out[unit.entitlementsPath] = unit.document
+        }
+        return out
+    }
+
+    /// What every run does with its findings before reporting them: severities and `off` (and
+    /// what `select`/`ignore` leave out), the configuration's `per-file-ignores`, then the inline
+    /// directives of each file (`documents`: the parsed entitlements by path as shown), and the
+    /// `unused-suppression` findings of directives that suppressed nothing. Sorted.
+    public func finish(_ findings: [Finding], documents: [String: PlistDocument], configuration: Configuration?,
+                       cwd: String = Paths.currentDirectory()) -> [Finding] {
+        var ignoredByPath: [String: Set<String>] = [:]
+        func ignored(_ path: String) -> Set<String> {
+            if let known = ignoredByPath[path] { return known }
+            let set = configuration?.ignoredRules(at: path, cwd: cwd) ?? []
+            ignoredByPath[path] = set
+            return set
+        }
+        var kept = applySeverities(findings).filter { !ignored($0.path).contains($0.rule) }
+        var sets: [String: SuppressionSet] = [:]
+        for (path, document) in documents where !document.comments.isEmpty {
+            if let set = SuppressionSet(document: document) { sets[path] = set }
+        }
+        guard !sets.isEmpty else { return kept.sorted() }
+        // Which rules each directive silenced, by path and directive index.
+        var used: [String: [Int: Set<String>]] = [:]
+        kept.removeAll { f in
+            guard let set = sets[f.path], let i = set.directive(suppressing: f) else { return false }
+            used[f.path, default: [:]][i, default: []].insert(f.rule)
+            return true
+        }
+        let enabled = Set(rules.map { type(of: $0).description.id }).filter { severityOverrides[$0] != .off }
+        guard let unusedRule = rules.first(where: { type(of: $0).description.id == Self.unusedSuppressionID }),
+              enabled.contains(Self.unusedSuppressionID) else { return kept.sorted() }
+        let known = Set(rules.map { type(of: $0).description.id })
+        var reported: [Finding] = []
+        for (path, set) in sets where !ignored(path).contains(Self.unusedSuppressionID) {
+            let inEffect = enabled.subtracting(ignored(path))
+            for (i, d) in set.directives.enumerated() {
+                let problems = Self.problems(of: d, covered: set.covered[i], used: used[path]?[i] ?? [], known: known, inEffect: inEffect)
+                guard !problems.isEmpty else { continue }
+                reported.append(Finding(rule: Self.unusedSuppressionID, severity: type(of: unusedRule).description.severity,
+                                        message: "entitlint:\(d.command) \(problems.joined(separator: "; "))",
+                                        path: path, line: d.location.line, column: d.location.column))
+            }
+            if set.dropped > 0, let at = set.firstDropped {
+                reported.append(Finding(rule: Self.unusedSuppressionID, severity: type(of: unusedRule).description.severity,
+                                        message: "more than \(SuppressionDirective.maxPerFile) entitlint directives in this file: this one and the \(set.dropped - 1) after it are not read and suppress nothing",
+                                        path: path, line: at.line, column: at.column))
+            }
+        }
+        // A directive may name unused-suppression itself (for the file, or for a directive's line).
+        reported = applySeverities(reported).filter { f in sets[f.path]?.directive(suppressing: f) == nil }
+        return (kept + reported).sorted()
+    }
+
+    /// What is wrong with one directive, each as a phrase; empty when every rule it names
+    /// suppressed something or cannot be judged in this run.
+    static func problems(of d: SuppressionDirective, covered: ClosedRange<Int>?, used: Set<String>, known: Set<String>,
+                         inEffect: Set<String>) -> [String] {
+        guard d.scope != nil else {
+            let hint = Suggestion.hint(for: d.command, in: SuppressionDirective.Scope.allCases.map(\.rawValue))
+            return ["is not a directive\(hint): it suppresses nothing (known: disable-next-line, disable-file)"]
+        }
+        guard !d.rules.isEmpty else {
+            return ["names no rule: it suppresses nothing (write `entitlint:\(d.command) RULE: reason`)"]
+        }
+        var problems: [String] = []
+        var unused: [String] = []
+        for id in d.rules {
+            if id == "all" {
+                problems.append("names 'all', which is not accepted: name the rules it should silence, so that new problems there are still reported")
+            } else if !known.contains(id) {
+                let shown = id.count > SuppressionDirective.maxRuleLength ? String(id.prefix(SuppressionDirective.maxRuleLength - 3)) + "..." : id
+                problems.append("names an unknown rule '\(shown)'\(Suggestion.hint(for: id, in: known.sorted())) (see `entitlint rules`)")
+            } else if id == "parse-error" {
+                problems.append("names parse-error, which no directive suppresses (a file that does not parse has no directives)")
+            } else if !used.contains(id), inEffect.contains(id), unusedCheckedRules.contains(id) {
+                unused.append(id)
+            }
+        }
+        if d.tooManyRules {
+            problems.append("names more than \(SuppressionDirective.maxRules) rules: those after the \(SuppressionDirective.maxRules)th are not read")
+        }
+        if !unused.isEmpty {
+            let names = unused.joined(separator: ", ")
+            let place: String
+            switch (d.scope!, covered) {
+            case (.file, _): place = "in this file"
+            case (.nextLine, let range?): place = range.count == 1 ? "on line \(range.lowerBound)" : "on lines \(range.lowerBound)-\(range.upperBound) (the next element)"
+            case (.nextLine, nil): place = "after it (no element follows)"
+            }
+            problems.append("suppressed nothing: no \(names) finding \(place); remove \(unused.count == d.rules.count ? "the directive" : "\(unused.count == 1 ? "that rule" : "those rules") from it")")
+        }
+        return problems
+    }
+}

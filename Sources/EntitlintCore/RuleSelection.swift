@@ -1,0 +1,116 @@
+import Yams
+
+/// Which rules a run applies: `--select`/`--ignore` on the command line and `select:`/`ignore:`
+/// in `.entitlint.yml`, resolved as ruff resolves them (its "rule selection" documentation):
+///
+/// - the basis is the command line's `--select` when given, else the configuration's `select:`,
+///   else every rule;
+/// - then `ignore` removes rules: the configuration's `ignore:` (and `rules: {id: off}`) only when
+///   the command line gives no `--select` (a `--select` starts the resolution afresh, so
+///   `--select X` runs X even where the configuration turns it off), then the command line's
+///   `--ignore`, always;
+/// - a rule both selected and ignored at the same level is ignored.
+///
+/// `parse-error` is reported whatever `select` says (a file that cannot be read is never a
+/// silent pass); only `ignore` (or `off`) removes it.
+public struct RuleSelection: Sendable, Hashable {
+    /// `--select`: nil when not given.
+    public var select: [String]?
+    /// `--ignore`.
+    public var ignore: [String] = []
+
+    public init(select: [String]? = nil, ignore: [String] = []) {
+        self.select = select
+        self.ignore = ignore
+    }
+
+    /// The severity overrides of a run (`Linter.severityOverrides`): the configuration's
+    /// `rules:`, with every rule the selection leaves out set to `off`. `all`: every rule id.
+    public func overrides(configuration: Configuration?, all: [String]) -> [String: Configuration.RuleSetting] {
+        var settings = configuration?.rules ?? [:]
+        var ignored = Set(ignore)
+        if let select {
+            for id in select where settings[id] == .off { settings[id] = nil }
+        } else {
+            ignored.formUnion(configuration?.ignore ?? [])
+        }
+        if let basis = (select ?? configuration?.select).map(Set.init) {
+            for id in all where id != "parse-error" && !basis.contains(id) { settings[id] = .off }
+        }
+        for id in ignored { settings[id] = .off }
+        return settings
+    }
+
+    /// The rule ids of a `--select`/`--ignore` value: comma-separated (white space around each
+    /// is dropped). Throws a message naming an unknown id, with the nearest known one.
+    public static func parse(_ values: [String], option: String, known: Set<String>) throws(UsageError) -> [String] {
+        var ids: [String] = []
+        for value in values {
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
+            for id in parts {
+                guard !id.isEmpty else { throw UsageError("\(option) \(OutputText.excerpt(value)): an empty rule id (give ids separated by commas)") }
+                guard known.contains(id) else {
+                    throw UsageError("\(option): unknown rule '\(OutputText.excerpt(id))'\(Suggestion.hint(for: id, in: known.sorted())) (see `entitlint rules`)")
+                }
+                if !ids.contains(id) { ids.append(id) }
+            }
+        }
+        return ids
+    }
+}
+
+extension Configuration {
+    /// One entry of `per-file-ignores`: a glob (as in `exclude`) and the rules not reported in
+    /// the files it matches.
+    public struct PerFileIgnore: Sendable, Hashable {
+        public var glob: Glob
+        public var rules: [String]
+        public init(glob: Glob, rules: [String]) {
+            self.glob = glob
+            self.rules = rules
+        }
+    }
+
+    /// Globs `per-file-ignores` may hold: each is matched against each file with findings.
+    public static let maxPerFileIgnores = 1_000
+
+    /// The rules `per-file-ignores` turns off for `path` (as shown in findings), matched against
+    /// the path relative to the configuration's folder, as `exclude` is.
+    public func ignoredRules(at path: String, cwd: String) -> Set<String> {
+        guard !perFileIgnores.isEmpty else { return [] }
+        let relative = relativePath(path, cwd: cwd)
+        var out = Set<String>()
+        for entry in perFileIgnores where entry.glob.matches(relative) { out.formUnion(entry.rules) }
+        return out
+    }
+
+    /// A list of known rule ids (`select`, `ignore`, a `per-file-ignores` entry).
+    static func ruleIDs(_ node: Node, _ key: String, knownRules: Set<String>, fail: (Node, String) -> ConfigError) throws(ConfigError) -> [String] {
+        guard let seq = node.sequence else { throw fail(node, "'\(key)' must be a list of rule ids") }
+        var out: [String] = []
+        for item in seq {
+            guard let id = item.scalar?.string, item.resolvedTagName == .str else { throw fail(item, "'\(key)' must be a list of rule ids") }
+            guard knownRules.contains(id) else {
+                throw fail(item, "\(key): unknown rule '\(OutputText.excerpt(id))'\(Suggestion.hint(for: id, in: knownRules.sorted())) (see `entitlint rules`)")
+            }
+            if !out.contains(id) { out.append(id) }
+        }
+        return out
+    }
+
+    /// `per-file-ignores: {"Tests/**": [rule-a, rule-b]}`.
+    static func perFileIgnores(_ node: Node, knownRules: Set<String>, fail: (Node, String) -> ConfigError) throws(ConfigError) -> [PerFileIgnore] {
+        guard let map = node.mapping else { throw fail(node, "'per-file-ignores' must be a mapping of glob: [rule ids]") }
+        guard map.count <= maxPerFileIgnores else {
+            throw fail(node, "'per-file-ignores' holds \(map.count) globs, more than the \(maxPerFileIgnores) it may hold")
+        }
+        var out: [PerFileIgnore] = []
+        var seen = Set<String>()
+        for (k, v) in map {
+            guard let pattern = k.scalar?.string else { throw fail(k, "per-file-ignores: globs must be strings") }
+            guard seen.insert(pattern).inserted else { throw fail(k, "per-file-ignores.\(OutputText.excerpt(pattern)) is given twice") }
+            out.append(PerFileIgnore(glob: Glob(pattern), rules: try ruleIDs(v, "per-file-ignores.\(OutputText.excerpt(pattern))", knownRules: knownRules, fail: fail)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,36 @@
+import EntitlintCore
+
+/// `unused-suppression`: produced by the linter once every rule has run (`Linter.finish`), since
+/// it judges the other rules' findings; this type carries its description and examples (which
+/// run every rule).
+struct UnusedSuppressionRule: Rule {
+    static let description = RuleDescription(
+        id: Linter.unusedSuppressionID, severity: .warning,
+        summary: "An `entitlint:` directive comment that suppresses nothing: unknown rule, not a directive, or no finding where it points.",
+        rationale: """
+        `<!-- entitlint:disable-next-line RULE: reason -->` silences RULE on the next element and \
+        `<!-- entitlint:disable-file RULE: reason -->` in the whole file. A directive that outlives its finding would \
+        silently hide the next real problem at that place, and a misspelt one silences nothing, so both are reported. \
+        Only rules that judge a file on its own are called unused (a rule that needs a profile, the project or the lock \
+        may be silent only because the run lacks them). The directive is still a comment in the entitlements, which \
+        reviewers and parsers must read alike (DOMAIN.md section 5): keep it short and give the reason.
+        """,
+        triggering: [
+            RuleExample("↓<!-- entitlint:disable-next-line wildcard-access-group: the vendor SDK asked for it -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "The wildcard is gone; the directive stayed."),
+            RuleExample("↓<!-- entitlint:disable-next-line wildcard-acess-group -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>*</string>\n</array>",
+                        comment: "A misspelt rule id silences nothing (and the wildcard is still reported)."),
+            RuleExample("↓<!-- entitlint:disable-file all: legacy file -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>*</string>\n</array>",
+                        comment: "There is no `all`: name the rules to silence."),
+        ],
+        nonTriggering: [
+            RuleExample("<key>keychain-access-groups</key>\n<!-- entitlint:disable-next-line wildcard-access-group: kept until the 3.2 migration -->\n<array>\n\t<string>*</string>\n</array>",
+                        comment: "It silences the wildcard inside the next element."),
+            RuleExample("<!-- entitlint:disable-file duplicate-access-group: two spellings during the prefix migration -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<!-- entitlint:disable-next-line group-missing-from-profile: the profile is regenerated in CI -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                        comment: "Without a profile the rule cannot judge, so neither can this one."),
+        ]
+    )
+
+    func check(_ context: UnitContext) -> [Finding] { [] }
+}
