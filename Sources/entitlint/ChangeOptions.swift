@@ -32,7 +32,7 @@ struct ChangeOptions: ParsableArguments {
 }
 
 /// The baseline and git choices of a run, as plain values.
-struct ChangeValues {
+struct ChangeValues: Equatable {
     var baseline: String?
     var writeBaseline: String?
     var staged = false

@@ -86,7 +86,7 @@ struct FactOptions: ParsableArguments {
 }
 
 /// The facts of a run as plain values (shared by the ArgumentParser path and the fast path).
-struct FactValues {
+struct FactValues: Equatable {
     var profile: String?
     var bundleID: String?
     var teamID: String?
@@ -254,7 +254,21 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var changes: ChangeOptions
 
-    func run() throws {
+    /// A first path that is no file or folder but close to a command's name is a mistyped command
+    /// (`entitlint lnt`), which would otherwise be linted as a missing path.
+    func validate() throws {
+        // Only as the command line's first word, where a command would stand: after `lint` or
+        // `--` a path is a path.
+        if let first = paths.first, CommandLine.arguments.dropFirst().first == first,
+           let meant = LintInvocation.mistypedCommand(first) {
+            throw ValidationError("unknown command '\(first)' (did you mean '\(meant)'?); to lint a file or folder of that name, give it after `lint --`")
+        }
+    }
+
+    func run() throws { try invocation.run() }
+
+    /// The run these arguments ask for (the fast path builds the same from the same words).
+    var invocation: LintInvocation {
         var run = LintInvocation(paths: paths, facts: facts.values, format: format, strict: strict, noColor: noColor)
         run.select = select.isEmpty ? nil : select
         run.ignore = ignore
@@ -264,7 +278,7 @@ struct Lint: ParsableCommand {
         run.color = color
         run.stdinFilename = stdinFilename
         run.changes = changes.values
-        try run.run()
+        return run
     }
 }
 
@@ -272,7 +286,7 @@ extension Severity: ExpressibleByArgument {}
 extension ColorChoice: ExpressibleByArgument {}
 
 /// One `lint` run.
-struct LintInvocation {
+struct LintInvocation: Equatable {
     var paths: [String] = []
     var facts = FactValues()
     var format = "text"
@@ -290,13 +304,7 @@ struct LintInvocation {
     var select: [String]?
     var ignore: [String] = []
 
-    /// Set for a first word that is no command and no file but close to a command's name.
-    var unknownCommand: (word: String, meant: String)?
-
     func run() throws {
-        if let (word, meant) = unknownCommand {
-            throw CLIError("unknown command '\(word)' (did you mean '\(meant)'?); to lint a file or folder of that name, give it after `lint --`")
-        }
         let plan: ReportPlan
         do { plan = try ReportPlan(format: format, reports: reports) } catch { throw CLIError(error.description) }
         let stdinName = try standardInputName()
@@ -427,74 +435,6 @@ struct LintInvocation {
         }
         Output.write(GitHubReporter.stepSummary(report), fd: fd)
         close(fd)
-    }
-
-    /// The common `entitlint [lint] [options] PATH...` command line, read without
-    /// swift-argument-parser, whose reflection costs more than linting a file (the pre-commit
-    /// case). Anything it does not know exactly (help, other commands, a malformed value) returns
-    /// nil, and ArgumentParser handles it as usual.
-    static func fastPath(_ arguments: [String]) -> LintInvocation? {
-        // The file-system check comes last: a run on a path pays for it only when the path looks
-        // like a mistyped command.
-        if let first = arguments.first, !first.hasPrefix("-"), !Entitlint.commandNames.contains(first),
-           let meant = Suggestion.closest(to: first, in: Entitlint.commandNames), Paths.kind(first) == .missing {
-            // A mistyped command, not a path: ArgumentParser would read it as a path to lint.
-            var mistyped = LintInvocation()
-            mistyped.unknownCommand = (first, meant)
-            return mistyped
-        }
-        var args = arguments[...]
-        if args.first == "lint" { args = args.dropFirst() }
-        var inv = LintInvocation()
-        var onlyPaths = false
-        while let a = args.first {
-            args = args.dropFirst()
-            if onlyPaths || !a.hasPrefix("-") || a == "-" {
-                if !onlyPaths, Entitlint.commandNames.contains(a), inv.paths.isEmpty { return nil }
-                inv.paths.append(a)
-                continue
-            }
-            if a == "--" { onlyPaths = true; continue }
-            switch a {
-            case "--strict": inv.strict = true
-            case "--no-color": inv.noColor = true
-            case "--quiet": inv.quiet = true
-            case "--no-user-profiles": inv.facts.userProfiles = false
-            case "--profile", "--bundle-id", "--team-id", "--config", "--lock", "--format", "--profiles",
-                 "--max-file-size", "--max-depth", "--max-elements", "--max-total-bytes", "--max-findings", "--max-output-bytes", "--jobs",
-                 "--report", "--fail-on", "--color", "--stdin-filename", "--select", "--ignore":
-                guard let v = args.first, !v.hasPrefix("-") else { return nil }
-                args = args.dropFirst()
-                switch a {
-                case "--report": inv.reports.append(v)
-                case "--select": inv.select = (inv.select ?? []) + [v]
-                case "--ignore": inv.ignore.append(v)
-                case "--stdin-filename": inv.stdinFilename = v
-                case "--fail-on":
-                    guard let s = Severity(rawValue: v) else { return nil }
-                    inv.failOn = s
-                case "--color":
-                    guard let c = ColorChoice(rawValue: v) else { return nil }
-                    inv.color = c
-                case "--profile": inv.facts.profile = v
-                case "--profiles": inv.facts.profileFolders.append(v)
-                case "--bundle-id": inv.facts.bundleID = v
-                case "--team-id": inv.facts.teamID = v
-                case "--config": inv.facts.config = v
-                case "--lock": inv.facts.lock = v
-                case "--format": inv.format = v
-                case "--jobs":
-                    guard let n = Int(v) else { return nil }
-                    inv.facts.jobs = n
-                default:
-                    guard let n = Int(v) else { return nil }
-                    inv.facts.limits[String(a.dropFirst(2))] = n
-                }
-            default:
-                return nil
-            }
-        }
-        return inv
     }
 }
 
