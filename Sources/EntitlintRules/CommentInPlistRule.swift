@@ -24,18 +24,12 @@ struct CommentInPlistRule: Rule {
         // `entitlint:` directives are the user's instructions to the linter, not stray comments:
         // unused-suppression judges them.
         context.unit.document.comments.filter { !SuppressionDirective.isDirective($0.text) }.map { c in
-            let text = c.text.trimmingCharacters()
+            let text = c.text.trimmingWhitespace()
             // The first 40 characters, without counting all of a long comment's.
             let cut = text.index(text.startIndex, offsetBy: 40, limitedBy: text.endIndex)
             let shown = cut == nil || cut == text.endIndex ? text : String(text[..<cut!]) + "..."
             return finding("XML comment \"\(shown.replacingOccurrencesOfNewlines())\" in an entitlements file: comments have confused plist parsers before (psychic paper); remove it",
                            in: context, at: c.location, keyPath: nil)
         }
-    }
-}
-
-extension String {
-    func replacingOccurrencesOfNewlines() -> String {
-        String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
     }
 }

@@ -86,7 +86,7 @@ struct EmptyAccessGroupRule: Rule {
                 } else if v.containsASCII("*") {
                     continue   // wildcard-access-group
                 } else if v.hasOuterWhitespace {
-                    message = "\(what) \"\(v)\" has leading or trailing whitespace, which is part of the name; write \"\(Self.withoutInvisibles(v.trimmingCharacters()))\""
+                    message = "\(what) \"\(v)\" has leading or trailing whitespace, which is part of the name; write \"\(Self.withoutInvisibles(v.trimmingWhitespace()))\""
                 } else if let u = Self.firstInvisible(v) {
                     let hex = String(u.value, radix: 16, uppercase: true)
                     let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

@@ -71,7 +71,3 @@ public enum RuleDocs {
         return s
     }
 }
-
-extension String {
-    func replacingPipes() -> String { String(flatMap { $0 == "|" ? Array("\\|") : [$0] }) }
-}

@@ -20,32 +20,6 @@ extension UnitContext {
     }
 }
 
-extension String {
-    /// The part before the first `.`.
-    var firstComponent: Substring {
-        if let dot = firstIndex(of: ".") { return self[..<dot] }
-        return self[...]
-    }
-
-    /// True when the text is empty or only white space (space, tab, CR, LF).
-    var isBlank: Bool { utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
-
-    /// Leading or trailing white space. ASCII bytes are checked directly; anything else falls
-    /// back to Unicode's definition.
-    var hasOuterWhitespace: Bool {
-        guard let f = utf8.first, let l = utf8.last else { return false }
-        func ws(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
-        if ws(f) || ws(l) { return true }
-        if f < 0x80 && l < 0x80 { return false }
-        return (first?.isWhitespace ?? false) || (last?.isWhitespace ?? false)
-    }
-
-    /// Starts with a variable reference or template placeholder.
-    var startsWithVariable: Bool {
-        hasPrefix("$(") || hasPrefix("${") || hasPrefix("{{") || hasPrefix("###")
-    }
-}
-
 /// The standard header of an entitlements file, for docs.
 enum ExampleText {
     static let header = """

@@ -42,7 +42,7 @@ struct WildcardAccessGroupRule: Rule {
                     message = "app group \"\(v)\" contains a wildcard: app groups are never patterns, so this is a literal name no portal registers; list the real groups, e.g. \"group.com.example.shared\""
                 } else if v == "*" {
                     message = "keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses"
-                } else if v.trimmingCharacters() == "*" {
+                } else if v.trimmingWhitespace() == "*" {
                     message = "keychain access group \"\(v)\" is a literal name made of a star and spaces, not \"*\": it matches no other app's group; list the groups the app really uses, e.g. \"$(AppIdentifierPrefix)com.example.shared\""
                 } else {
                     message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\""
@@ -51,27 +51,5 @@ struct WildcardAccessGroupRule: Rule {
             }
         }
         return out
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        // ASCII white space is trimmed on the bytes; only when what is left starts or ends with
-        // a byte past ASCII (Unicode white space, or a mark joined to a space) is it done by
-        // Character, as before.
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
-        let fast = utf8.withContiguousStorageIfAvailable { b -> String? in
-            var start = 0, end = b.count
-            while start < end && isSpace(b[start]) { start += 1 }
-            while end > start && isSpace(b[end - 1]) { end -= 1 }
-            if start < end && (b[start] >= 0x80 || b[end - 1] >= 0x80) { return nil }
-            if start == 0 && end == b.count { return self }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
-        }
-        if let fast, let trimmed = fast { return trimmed }
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
-        while let l = s.last, l.isWhitespace { s = s.dropLast() }
-        return String(s)
     }
 }

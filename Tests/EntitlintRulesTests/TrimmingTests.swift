@@ -1,7 +1,7 @@
 import XCTest
 @testable import EntitlintRules
 
-/// `trimmingCharacters()` trims ASCII white space on the bytes and falls back to `Character`
+/// `trimmingWhitespace()` trims ASCII white space on the bytes and falls back to `Character`
 /// for anything else at the ends; on every string it must give what the `Character` version gives.
 final class TrimmingTests: XCTestCase {
     func testTrimmingAgreesWithTheCharacterVersion() {
@@ -17,11 +17,11 @@ final class TrimmingTests: XCTestCase {
         var checked = 0
         for _ in 0..<20_000 {
             let s = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-            XCTAssertEqual(s.trimmingCharacters(), reference(s), "\(s.unicodeScalars.map { $0.value })")
+            XCTAssertEqual(s.trimmingWhitespace(), reference(s), "\(s.unicodeScalars.map { $0.value })")
             checked += 1
         }
         XCTAssertEqual(checked, 20_000)
-        XCTAssertEqual(" \u{301}x ".trimmingCharacters(), reference(" \u{301}x "))
-        XCTAssertEqual("\n  <!-- license -->\n".trimmingCharacters(), "<!-- license -->")
+        XCTAssertEqual(" \u{301}x ".trimmingWhitespace(), reference(" \u{301}x "))
+        XCTAssertEqual("\n  <!-- license -->\n".trimmingWhitespace(), "<!-- license -->")
     }
 }
