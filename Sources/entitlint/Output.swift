@@ -1,0 +1,70 @@
+import ArgumentParser
+import EntitlintCore
+import Artifacts
+import XcodeProject
+import EntitlintRules
+import Reporters
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+
+/// An error that ends the run with exit status 2 and a message on standard error: one line per
+/// element of `lines`, each escaped (`Output.error`).
+struct CLIError: Error, CustomStringConvertible {
+    var lines: [String]
+    var description: String { lines.joined(separator: "\n") }
+    init(_ d: String) { lines = [d] }
+    init(lines: [String]) { self.lines = lines }
+}
+
+enum Output {
+    /// Writes `s` with write(2). Unless `commands` (the `github` format's workflow commands), a
+    /// line that would start with `::` has its first colon escaped, so no input can forge a
+    /// command (`OutputText.guardCommandLines`). Standard output whose reader went away
+    /// (`| head -1`) ends the writing quietly; any other failure to write standard output (a full
+    /// disk, an I/O error) is reported on standard error and ends the run with status 2, so a
+    /// truncated report is never mistaken for a complete one.
+    static func write(_ s: String, fd: Int32 = STDOUT_FILENO, commands: Bool = false) {
+        let text = commands ? s : OutputText.guardCommandLines(s)
+        writeBytes(Array(text.utf8), fd: fd)
+    }
+
+    /// `write`, for bytes that are not text (a plist as it is).
+    static func writeBytes(_ bytes: [UInt8], fd: Int32 = STDOUT_FILENO) {
+        guard let failure = writeAll(bytes, fd: fd) else { return }
+        if fd == STDOUT_FILENO && failure != EPIPE {
+            error("cannot write to standard output: \(String(cString: strerror(failure)))")
+            exit(2)
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; the errno of a failed write, nil when all were written.
+    static func writeAll(_ bytes: [UInt8], fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
+    /// One message on standard error, `entitlint: ` first; everything in it is escaped
+    /// (`OutputText.escape`), so a message is always one line, whatever its values hold.
+    static func error(_ s: String) {
+        write("entitlint: " + OutputText.escape(s) + "\n", fd: STDERR_FILENO)
+    }
+
+    static var colourAllowed: Bool {
+        if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
+}
