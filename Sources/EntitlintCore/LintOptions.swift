@@ -1,0 +1,97 @@
+import Dispatch
+public import PropertyList
+public import Provisioning
+
+/// The options of one run: inputs, the facts given on the command line, reference points.
+public struct LintOptions: Sendable {
+    public var paths: [String] = ["."]
+    public var profilePath: String?
+    public var bundleID: String?
+    public var teamID: String?
+    public var configuration: Configuration?
+    public var lockPath: String?
+    public var limits = PlistLimits.default
+    /// Bytes read from entitlements files, plists and profiles in one run (`--max-total-bytes`).
+    public var maxTotalBytes = RunLimits.defaultMaxTotalBytes
+    /// Findings one run reports (`--max-findings`): `Linter.capped`.
+    public var maxFindings = RunLimits.defaultMaxFindings
+    /// Bytes of one rendered report (`--max-output-bytes`), for the CLI's reporters.
+    public var maxOutputBytes = RunLimits.defaultMaxOutputBytes
+    /// Use both cores for parsing (off for deterministic single-thread checks; output is sorted either way).
+    public var parallel = true
+    /// Threads at most when `parallel` (`--jobs N`); 0: one per core.
+    public var jobs = 0
+    /// The worker count `Parallel.forEach` gets: 1 when not parallel.
+    var workers: Int { parallel ? jobs : 1 }
+    /// Read the lock file for `default-group-drift` (off for `entitlint lock`, which writes it).
+    public var readLock = true
+    /// Files read from git instead of the disk (`--staged`, `--against`); see `VirtualFiles`.
+    public var virtualFiles: VirtualFiles?
+    /// The reference point for `default-group-drift` when not read from a lock file (`--against`).
+    public var lock: LockFile?
+    /// "Now" and thresholds for time-dependent rules (`profile-expired`, `profile-expiring`, ...).
+    public var settings = CheckSettings()
+    /// Reads built products named in `paths` (`.app`, `.ipa`, `.xcarchive`, Mach-O); set by the CLI.
+    public var artifactReader: (any ArtifactReading)?
+    /// Finds the units Xcode projects and XcodeGen specs define (ProjectUnits.swift); set by the CLI.
+    public var discoverer: (any UnitDiscoverer)?
+    /// `--profiles DIR`: folders (or files) of profiles to pair with units, repeatable.
+    public var profileFolders: [String] = []
+    /// Whether runs with project units also search the standard profile folders under the home
+    /// folder (`--no-user-profiles` turns it off).
+    public var userProfiles = true
+    /// Whether a walked folder holding its own `.entitlint.yml` is left out of this run, to be
+    /// linted with that configuration (`LintResult.nestedConfigurationFolders`), as each file
+    /// takes the configuration nearest to it. Off when `--config` names one for everything.
+    public var nestedConfigurations = false
+
+    public init() {}
+}
+
+/// What a file turned into.
+public enum ParsedInput: Sendable {
+    case entitlements(PlistDocument)
+    case profile(ProvisioningProfile)
+    case failed(reason: String, location: SourceLocation)
+}
+
+public struct LintResult: Sendable {
+    public var findings: [Finding]
+    public var files: Int
+    public var units: [SigningUnit]
+    public var profiles: [ProfileFile]
+    /// Every file checked, as shown in findings.
+    public var paths: [String] = []
+    /// Findings left out past `LintOptions.maxFindings`; the last finding then says so.
+    public var omittedFindings = 0
+    /// Folders below a walked folder that hold their own `.entitlint.yml` (absolute, none inside
+    /// another): their files were left out of this run (`LintOptions.nestedConfigurations`).
+    public var nestedConfigurationFolders: [String] = []
+
+    public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = [],
+                omittedFindings: Int = 0) {
+        self.findings = findings
+        self.files = files
+        self.units = units
+        self.profiles = profiles
+        self.paths = paths
+        self.omittedFindings = omittedFindings
+    }
+}
+
+extension LintResult {
+    /// Adds the result of another part of the run (paths linted with another configuration).
+    public mutating func merge(_ other: LintResult) {
+        findings = (findings + other.findings).sorted()
+        files += other.files
+        units += other.units
+        profiles += other.profiles
+        paths += other.paths
+        omittedFindings += other.omittedFindings
+    }
+}
+
+public struct UsageError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+public import PropertyList
+public import Provisioning
+
+/// Signing units from parsed documents, and the profile each is checked against.
+extension Linter {
+
+    /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,
+    /// then what the file itself says.
+    func makeUnit(path: String, shown: String, document: PlistDocument, options: LintOptions,
+                  profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
+        let config = options.configuration
+        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
+        var app: Configuration.App?
+        if let config, !config.apps.isEmpty {
+            let abs = Paths.absolute(path, cwd: cwd)
+            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
+        }
+        var unit = SigningUnit(name: app?.name ?? Paths.stem(path), entitlementsPath: shown, document: document,
+                               variables: config?.variables ?? [:])
+        let ent = unit.entitlements
+
+        // Team ID.
+        if let t = options.teamID { unit.teamID = Fact(t, from: .flag("--team-id")) }
+        else if let t = app?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        else if let t = config?.team { unit.teamID = Fact(t, from: .config(configPath)) }
+        // Bundle ID.
+        if let b = options.bundleID { unit.bundleID = Fact(b, from: .flag("--bundle-id")) }
+        else if let b = app?.bundleID { unit.bundleID = Fact(b, from: .config(configPath)) }
+
+        // Facts the file states itself: a literal application-identifier `PREFIX.bundle`.
+        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
+        if let appID = ent[appIDKey]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
+           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
+            let prefix = String(appID[..<dot])
+            let bundle = String(appID[appID.index(after: dot)...])
+            if unit.bundleID == nil, !bundle.isEmpty, !bundle.containsASCII("*") {
+                unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
+            }
+            unit.appIDPrefix = Fact(prefix, from: .entitlements(key: appIDKey))
+        }
+
+        // Profile: the flag, the config app's, else the best match among the inputs.
+        var profile: ProfileFile?
+        if let p = options.profilePath ?? app?.profile.map({ config!.resolve($0) }) {
+            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] {
+                profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof)
+            }
+        } else {
+            profile = Self.bestProfile(for: unit, among: profiles)
+        }
+        if let profile {
+            unit.profile = profile
+            let prof = profile.profile
+            if let prefix = prof.applicationIdentifierPrefixes.first {
+                unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
+            }
+            if unit.teamID == nil, let team = prof.teamIdentifiers.first {
+                unit.teamID = Fact(team, from: .profile(profile.path))
+            }
+            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"),
+               let dot = pattern.firstIndex(of: ".") {
+                unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
+            }
+            unit.platform = prof.isMacOS ? .macOS : .iOS
+        }
+        if unit.appIDPrefix == nil, let team = unit.teamID {
+            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
+        }
+        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
+            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
+            if unit.appIDPrefix == nil {
+                unit.appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (com.apple.developer.team-identifier)"))
+            }
+        }
+        if unit.platform == .unknown {
+            if ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil
+                || ent["com.apple.developer.team-identifier"] != nil && ent["application-identifier"] == nil {
+                unit.platform = .macOS
+            } else if ent["application-identifier"] != nil || ent["aps-environment"] != nil {
+                unit.platform = .iOS
+            }
+        }
+        return unit
+    }
+
+    /// The profile whose `application-identifier` pattern covers the unit's App ID; the most
+    /// specific (longest) pattern wins. With no prefix known, the part after the prefix is
+    /// matched against the bundle ID.
+    public static func bestProfile(for unit: SigningUnit, among profiles: [ProfileFile]) -> ProfileFile? {
+        guard let bundle = unit.bundleID?.value else { return nil }
+        var best: (ProfileFile, Int)?
+        for p in profiles {
+            guard let pattern = p.profile.applicationIdentifier, let dot = pattern.firstIndex(of: ".") else { continue }
+            let prefix = String(pattern[..<dot])
+            if let known = unit.appIDPrefix?.value, known != prefix { continue }
+            let rest = String(pattern[pattern.index(after: dot)...])
+            guard ProfileAllowlist.allows(pattern: rest, value: bundle) else { continue }
+            let score = rest.hasSuffix("*") ? rest.count - 1 : rest.count + 1000
+            if best == nil || score > best!.1 || (score == best!.1 && p.path < best!.0.path) { best = (p, score) }
+        }
+        return best?.0
+    }
+}
