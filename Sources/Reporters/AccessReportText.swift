@@ -1,0 +1,104 @@
+import Foundation
+
+/// Plain text, at most 100 columns wide.
+enum AccessReportText {
+    static let width = 100
+
+    static func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
+
+    static func clip(_ s: String, _ n: Int) -> String {
+        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
+    }
+
+    /// `left` padded to `column`, then `right`; `right` goes on its own line, indented, when the
+    /// line would pass the width.
+    static func line(_ left: String, _ right: String, column: Int, indent: Int) -> String {
+        if right.isEmpty { return left + "\n" }
+        if max(left.count + 2, column) + right.count <= width {
+            return pad(left, max(left.count + 2, column)) + right + "\n"
+        }
+        return left + "\n" + String(repeating: " ", count: indent) + clip(right, width - indent) + "\n"
+    }
+
+    static func fact(_ f: AccessReport.FactValue, unknown: String) -> (String, String) {
+        guard let v = f.value else { return (unknown, "") }
+        return (v, f.source ?? "")
+    }
+
+    static func render(_ report: AccessReport) -> String {
+        var s = ""
+        let n = report.units.count
+        s += "Access groups of \(n) unit\(n == 1 ? "" : "s") (* marks the default group)\n"
+        for u in report.units {
+            s += "\n"
+            var head: [String] = []
+            if let k = u.kind { head.append(u.host.map { "\(k) of \($0)" } ?? k) }
+            head.append(u.sdk ?? u.platform)
+            if let p = u.project { head.append(p) }
+            s += line(u.name, head.joined(separator: ", "), column: 0, indent: 2)
+            let (b, bs) = fact(u.bundleID, unknown: "unknown")
+            let (t, ts) = fact(u.team, unknown: "unknown")
+            var facts: [(String, String, String)] = [("bundle ID", b, bs), ("team", t, ts)]
+            if let prefix = u.appIDPrefix.value, prefix != u.team.value {
+                facts.append(("App ID prefix", prefix, u.appIDPrefix.source ?? ""))
+            }
+            if let p = u.profile {
+                facts.append(("profile", p.name ?? p.path, p.name == nil ? "" : p.path))
+            } else {
+                facts.append(("profile", "none" + (u.profileNote.map { " (\($0))" } ?? ""), ""))
+            }
+            facts.append(("entitlements", u.entitlements ?? "none (the target names no entitlements file)", ""))
+            let factColumn = 16 + (facts.filter { !$0.2.isEmpty }.map(\.1.count).max() ?? 0) + 2
+            for (label, value, source) in facts {
+                s += line("  " + pad(label, 14) + value, source, column: factColumn, indent: 16)
+            }
+            let groupColumn = 6 + (u.groups.map { $0.group.count + ($0.concrete ? 0 : 11) }.max() ?? 0) + 2
+            for e in u.groups {
+                let left = "  " + (e.isDefault ? "* " : "  ") + e.group + (e.concrete ? "" : " (symbolic)")
+                s += line(left, "\(e.key), \(e.source)", column: groupColumn, indent: 6)
+            }
+            if u.groups.isEmpty { s += "  (no access groups: the keychain entitlement is ignored)\n" }
+            s += AccessReportCode.text(u)
+        }
+        s += matrix(report)
+        return s
+    }
+
+    static func matrix(_ report: AccessReport) -> String {
+        guard !report.units.isEmpty else { return "" }
+        let anyCode = report.units.contains { $0.code != nil }
+        var s = "\nSharing matrix (D: default group, x: in the list, .: not; columns are the units below)\n"
+        if anyCode { s += "(+ after a mark: the unit's code names the group)\n" }
+        let numbers = report.units.indices.map { String($0 + 1) }
+        let cellWidth = max(anyCode ? 3 : 2, (numbers.last?.count ?? 1) + (anyCode ? 2 : 1))
+        let allNames = (report.keychainGroups + report.appGroups).map(\.group.count)
+        let nameWidth = min(60, max(16, (allNames.max() ?? 0) + 4))
+        let perBlock = max(1, (width - nameWidth) / cellWidth)
+        var start = 0
+        while start < report.units.count {
+            let end = min(report.units.count, start + perBlock)
+            let header = (start..<end).map { pad(String(repeating: " ", count: cellWidth - numbers[$0].count) + numbers[$0], cellWidth) }.joined()
+            for (title, groups) in [("Keychain groups", report.keychainGroups), ("App groups", report.appGroups)] where !groups.isEmpty {
+                s += "\n" + pad(title, nameWidth) + header + "\n"
+                for g in groups {
+                    let cells = (start..<end).map { i -> String in
+                        let c = String(report.cell(g, report.units[i].name)) + (report.named(g, report.units[i].name) ? "+" : anyCode ? " " : "")
+                        return String(repeating: " ", count: cellWidth - c.count) + c
+                    }.joined()
+                    var row = pad("  " + clip(g.group, nameWidth - 3), nameWidth) + cells
+                    while row.last == " " { row.removeLast() }
+                    s += row + "\n"
+                }
+            }
+            start = end
+        }
+        s += "\nUnits:\n"
+        for (i, u) in report.units.enumerated() {
+            s += "  \(pad(numbers[i], (numbers.last?.count ?? 1)))  \(u.name)\n"
+        }
+        return s
+    }
+}
+
