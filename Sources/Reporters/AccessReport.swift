@@ -53,6 +53,13 @@ public struct AccessReport: Sendable, Codable, Hashable {
         /// The groups the unit's code passes to the keychain, each place once; nil when what the
         /// unit compiles is not known (AccessReportCode.swift).
         public var code: [CodeUse]?
+        /// True when the App ID prefix is the Team ID taken for it (no profile, entitlement or
+        /// setting states it); false when one does, or when it is unknown.
+        public var appIDPrefixAssumed = false
+        /// The run's findings about this unit (AccessReportFindings.swift).
+        public var findings: [Mark] = []
+        /// Set when the default group moved since the lock file or the `--against` revision.
+        public var defaultMoved: DefaultMove?
     }
 
     /// One column of the matrix: a group and the units (by name) that can reach it, the ones whose
@@ -67,6 +74,8 @@ public struct AccessReport: Sendable, Codable, Hashable {
         /// The members whose code names the group (writes to it or reads it explicitly); nil when
         /// the code of no unit is known.
         public var namedBy: [String]?
+        /// The findings about an entry holding this group, in any member's list.
+        public var findings: [Mark] = []
     }
 
     public var version: Int
@@ -75,12 +84,16 @@ public struct AccessReport: Sendable, Codable, Hashable {
     public var appGroups: [Group]
 
     /// `code`: what each unit's code does with access groups, when the run scanned it.
-    public init(units signingUnits: [SigningUnit], code: (SigningUnit) -> UnitCode? = { _ in nil }) {
+    /// `findings`: the lint run's findings on these units; `moves`: the units (by name) whose
+    /// default group moved since the reference.
+    public init(units signingUnits: [SigningUnit], findings: [Finding] = [], moves: [String: DefaultMove] = [:],
+                code: (SigningUnit) -> UnitCode? = { _ in nil }) {
         version = 1
         let sorted = signingUnits.sorted { Self.order($0) < Self.order($1) }
         units = sorted.map { s in
             var u = Self.unit(s)
             u.code = code(s).map { Self.codeUses($0, of: s) }
+            u.defaultMoved = moves[s.name]
             return u
         }
         var byGroup: [String: (kind: String, members: [String], defaults: [String], targets: Set<String>)] = [:]
@@ -107,6 +120,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
         let ordered = groups.sorted { a, b in a.targets != b.targets ? a.targets > b.targets : a.group < b.group }
         keychainGroups = ordered.filter { $0.kind == "keychain" }
         appGroups = ordered.filter { $0.kind == "app-group" }
+        attach(findings, units: sorted)
     }
 
     static func order(_ u: SigningUnit) -> String {
@@ -137,7 +151,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
             entries.append(Entry(group: e.value, kind: kind, isDefault: i == 0, key: key, source: source, concrete: e.isConcrete))
         }
         let o = s.origin
-        return Unit(name: s.name, project: o?.projectFile, target: o?.target, configuration: o?.configuration, kind: o?.kind.rawValue,
+        var assumed = false
+        if case .derived? = s.appIDPrefix?.source { assumed = true }
+        var unit = Unit(name: s.name, project: o?.projectFile, target: o?.target, configuration: o?.configuration, kind: o?.kind.rawValue,
                     host: o?.hostTarget, platform: s.platform.rawValue, sdk: o?.sdk,
                     entitlements: o.map { $0.hasEntitlementsFile ? s.entitlementsPath : nil } ?? s.entitlementsPath,
                     bundleID: FactValue(value: s.bundleID?.value, source: s.bundleID.map { "\($0.source)" }),
@@ -146,6 +162,8 @@ public struct AccessReport: Sendable, Codable, Hashable {
                     profile: s.profile.map { Profile(path: $0.path, name: $0.profile.name, uuid: $0.profile.uuid) },
                     profileNote: s.profile == nil ? (o?.profileNote ?? "no profile paired") : nil,
                     signingStyle: o?.signingStyle, groups: entries)
+        unit.appIDPrefixAssumed = assumed
+        return unit
     }
 
     /// Short labels for the matrix columns: `1`..`n`, in unit order.
@@ -158,6 +176,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
         group.defaultFor.contains(unit) ? "D" : group.members.contains(unit) ? "x" : "."
     }
 
+    /// The findings about the group in one unit's list.
+    func marks(_ group: Group, _ unit: String) -> [Mark] { group.findings.filter { $0.unit == unit } }
+
     /// Whether the unit's code names the group.
     func named(_ group: Group, _ unit: String) -> Bool { group.namedBy?.contains(unit) == true }
 }
@@ -169,9 +190,10 @@ public enum AccessReportFormat: String, Sendable, CaseIterable {
     /// The human-readable formats render `report.escapedForDisplay()`: every string in them comes
     /// from inputs, so each is escaped once, before any format's own quoting. JSON keeps the
     /// values as they are (its encoder escapes them).
-    public func render(_ report: AccessReport) -> String {
+    /// `colour`: ANSI colours in the text format (the other formats ignore it).
+    public func render(_ report: AccessReport, colour: Bool = false) -> String {
         switch self {
-        case .text: return AccessReportText.render(report.escapedForDisplay())
+        case .text: return AccessReportText.render(report.escapedForDisplay(), colour: colour)
         case .markdown: return AccessReportMarkdown.render(report.escapedForDisplay())
         case .json: return AccessReportJSON.render(report)
         case .dot: return AccessReportDot.render(report.escapedForDisplay())
@@ -193,7 +215,7 @@ extension AccessReport {
         func fact(_ f: FactValue) -> FactValue { FactValue(value: e(f.value), source: e(f.source)) }
         func group(_ g: Group) -> Group {
             Group(group: e(g.group), kind: e(g.kind), members: g.members.map(name), defaultFor: g.defaultFor.map(name), targets: g.targets,
-                  namedBy: g.namedBy?.map(name))
+                  namedBy: g.namedBy?.map(name), findings: g.findings.map { $0.escaped() })
         }
         var out = self
         out.units = units.map { u in
@@ -214,6 +236,8 @@ extension AccessReport {
             u.profileNote = e(u.profileNote)
             u.signingStyle = e(u.signingStyle)
             u.code = u.code?.map { $0.escaped() }
+            u.findings = u.findings.map { $0.escaped() }
+            u.defaultMoved = u.defaultMoved?.escaped()
             u.groups = u.groups.map { x in
                 var x = x
                 x.group = e(x.group)

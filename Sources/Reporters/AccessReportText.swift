@@ -27,10 +27,17 @@ enum AccessReportText {
         return (v, f.source ?? "")
     }
 
-    static func render(_ report: AccessReport) -> String {
+    /// `[error: rule-id]`, in the severity's colour when `colour` is on.
+    static func marker(_ marks: [AccessReport.Mark], colour: Bool) -> String {
+        let text = marks.marker
+        guard colour, let worst = marks.worst, !text.isEmpty else { return text }
+        return SeverityColour.ansi(worst) + text + SeverityColour.reset
+    }
+
+    static func render(_ report: AccessReport, colour: Bool = false) -> String {
         var s = ""
         let n = report.units.count
-        s += "Access groups of \(n) unit\(n == 1 ? "" : "s") (* marks the default group)\n"
+        s += "Access groups of \(n) unit\(n == 1 ? "" : "s") (* marks the default group; [severity: rule] the findings)\n"
         for u in report.units {
             s += "\n"
             var head: [String] = []
@@ -38,11 +45,23 @@ enum AccessReportText {
             head.append(u.sdk ?? u.platform)
             if let p = u.project { head.append(p) }
             s += line(u.name, head.joined(separator: ", "), column: 0, indent: 2)
+            for f in u.findings {
+                // The marker is never clipped; the message is, to keep 100 columns.
+                let plain = "  ! " + [f].marker + " "
+                s += "  ! " + marker([f], colour: colour) + " " + clip(f.message, max(20, width - plain.count)) + "\n"
+            }
+            if let moved = u.defaultMoved {
+                let text = "  ! " + clip(moved.text, width - 4) + "\n"
+                s += colour ? SeverityColour.ansi(.error) + text.dropLast() + SeverityColour.reset + "\n" : text
+            }
             let (b, bs) = fact(u.bundleID, unknown: "unknown")
             let (t, ts) = fact(u.team, unknown: "unknown")
             var facts: [(String, String, String)] = [("bundle ID", b, bs), ("team", t, ts)]
-            if let prefix = u.appIDPrefix.value, prefix != u.team.value {
-                facts.append(("App ID prefix", prefix, u.appIDPrefix.source ?? ""))
+            if let prefix = u.appIDPrefix.value {
+                // The source of an assumed prefix is the team's, already shown: say only that it is assumed.
+                facts.append(("App ID prefix", prefix, u.appIDPrefixAssumed ? "assumed equal to the Team ID" : "known: " + (u.appIDPrefix.source ?? "")))
+            } else {
+                facts.append(("App ID prefix", "unknown", ""))
             }
             if let p = u.profile {
                 facts.append(("profile", p.name ?? p.path, p.name == nil ? "" : p.path))
@@ -58,6 +77,8 @@ enum AccessReportText {
             for e in u.groups {
                 let left = "  " + (e.isDefault ? "* " : "  ") + e.group + (e.concrete ? "" : " (symbolic)")
                 s += line(left, "\(e.key), \(e.source)", column: groupColumn, indent: 6)
+                let marks = u.marks(of: e)
+                if !marks.isEmpty { s += "      ^ " + marker(marks, colour: colour) + "\n" }
             }
             if u.groups.isEmpty { s += "  (no access groups: the keychain entitlement is ignored)\n" }
             s += AccessReportCode.text(u)
@@ -94,9 +115,18 @@ enum AccessReportText {
             }
             start = end
         }
+        let marked = (report.keychainGroups + report.appGroups).filter { !$0.findings.isEmpty }
+        if !marked.isEmpty {
+            s += "\nGroups with findings:\n"
+            for g in marked {
+                let mark = g.findings.marker
+                s += "  " + clip(g.group, max(20, width - 4 - mark.count)) + "  " + mark + "\n"
+            }
+        }
         s += "\nUnits:\n"
         for (i, u) in report.units.enumerated() {
-            s += "  \(pad(numbers[i], (numbers.last?.count ?? 1)))  \(u.name)\n"
+            let mark = u.findings.marker + (u.defaultMoved == nil ? "" : (u.findings.isEmpty ? "" : " ") + "[default moved]")
+            s += "  \(pad(numbers[i], (numbers.last?.count ?? 1)))  \(u.name)\(mark.isEmpty ? "" : "  " + mark)\n"
         }
         return s
     }
