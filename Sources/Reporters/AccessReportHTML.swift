@@ -159,10 +159,11 @@ enum AccessReportHTML {
             }
             fact("bundle ID", u.bundleID)
             fact("team", u.team)
-            fact("App ID prefix", u.appIDPrefix)
-            if u.appIDPrefix.value != nil {
-                s += "<dt></dt><dd class=\"src\">" + (u.appIDPrefixAssumed ? "assumed: the Team ID (no profile, entitlement or setting states it)" : "known") + "</dd>"
-            }
+            // An assumed prefix's source repeats the team's: say only that it is assumed.
+            var prefix = u.appIDPrefix
+            if u.appIDPrefixAssumed { prefix.source = "assumed: the Team ID (no profile, entitlement or setting states it)" }
+            else if let src = prefix.source { prefix.source = "known: " + src }
+            fact("App ID prefix", prefix)
             if let p = u.profile {
                 s += "<dt>profile</dt><dd>\(escape(p.name ?? p.path)) <span class=\"src\">\(escape(p.path))</span></dd>"
             } else {

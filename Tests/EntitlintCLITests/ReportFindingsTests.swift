@@ -93,13 +93,13 @@ final class ReportFindingsTests: XCTestCase {
         XCTAssertTrue(text.contains("known: application-identifier in the entitlements file"), text)
         let html = try report("html", in: dir)
         XCTAssertTrue(html.contains("<dt>App ID prefix</dt><dd><code>Y54WEA9F74</code>"), html)
-        XCTAssertTrue(html.contains("<dd class=\"src\">known</dd>"), html)
+        XCTAssertTrue(html.contains("<code>Y54WEA9F74</code> <span class=\"src\">known: application-identifier in the entitlements file</span>"), html)
         let md = try report("markdown", in: dir)
         XCTAssertTrue(md.contains("| `Y54WEA9F74` (known) |"), md)
         let suite = CLI.packageRoot.appendingPathComponent("Examples/AppSuite")
         let assumed = try CLI.run(["report", "--format", "html"], in: suite)
-        XCTAssertTrue(assumed.stdout.contains("<dd class=\"src\">assumed: the Team ID (no profile, entitlement or setting states it)</dd>"), assumed.stdout)
-        XCTAssertFalse(assumed.stdout.contains("<dd class=\"src\">known</dd>"), assumed.stdout)
+        XCTAssertTrue(assumed.stdout.contains("<dt>App ID prefix</dt><dd><code>ABCDE12345</code> <span class=\"src\">assumed: the Team ID (no profile, entitlement or setting states it)</span>"), assumed.stdout)
+        XCTAssertFalse(assumed.stdout.contains("known: "), assumed.stdout)
     }
 
     /// The drifted example: only AppTwo (Release) moved, and every format says from what to what.
