@@ -2,6 +2,11 @@ import ArgumentParser
 import EntitlintCore
 import EntitlintRules
 import Reporters
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `entitlint report`: the access groups of every unit and who shares what.
 struct ReportCommand: ParsableCommand {
@@ -20,28 +25,47 @@ struct ReportCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "Write the report to this file instead of standard output.")
     var output: String?
 
+    @Option(help: ArgumentHelp(
+        "Mark the units whose default group moved since this git revision, instead of since the lock file.", valueName: "rev"))
+    var against: String?
+
+    @Option(help: "Colour the text report; auto: on a terminal, unless NO_COLOR is set.")
+    var color: ColorChoice = .auto
+
     func run() throws {
         guard let fmt = AccessReportFormat(rawValue: format) else {
             throw CLIError("unknown report format '\(format)' (known: \(AccessReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
-        options.readLock = false
+        try ChangeValues(against: against).prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
         // Refused before any work: only a regular file or nothing may be replaced (or a stream).
         var destination = WriteDestination.standardOutput
         if let output {
             do { destination = try FileReader.destination(output) } catch { throw CLIError("cannot write report \(output): \(error)") }
         }
+        // The findings are lint's on the same units: every rule, with the configuration's
+        // severities (rules set `off` left out); the moved defaults are the drift rule's comparison.
+        let linter = Linter(rules: RuleRegistry.all,
+                            severityOverrides: RuleSelection().overrides(configuration: options.configuration, all: RuleRegistry.descriptions.map(\.id)))
         let result: LintResult
-        do { result = try Linter(rules: []).lint(options) } catch { throw CLIError(error.description) }
+        let moves: [String: (from: String, to: String, reference: String)]
+        do {
+            result = try linter.lint(options)
+            moves = try Linter.defaultMoves(units: result.units, options: options)
+        } catch { throw CLIError(error.description) }
         for f in result.findings where f.rule == "parse-error" {
             Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
         }
         let index = CodeIndex.disk(limit: options.limits.maxBytes, cwd: Paths.currentDirectory(), virtualFiles: options.virtualFiles,
                                         configuration: options.configuration)
-        let text = fmt.render(AccessReport(units: result.units) { unit in
+        let colour = destination == .standardOutput
+            && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
+        let report = AccessReport(units: result.units, findings: result.findings,
+                                  moves: moves.mapValues { AccessReport.DefaultMove(from: $0.from, to: $0.to, reference: $0.reference) }) { unit in
             // A unit with no source file says nothing about its code: no code section.
             unit.origin?.sources.flatMap { $0.files.isEmpty ? nil : index.code(for: $0) }
-        })
+        }
+        let text = fmt.render(report, colour: colour)
         if destination == .standardOutput {
             Output.write(text)
         } else {

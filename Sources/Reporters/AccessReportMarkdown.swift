@@ -1,0 +1,89 @@
+import Foundation
+
+/// Markdown, for a pull-request comment.
+enum AccessReportMarkdown {
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "|": out += "\\|"
+            case "\n": out += " "
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Free text from an input (a finding's message): every Markdown and HTML-significant
+    /// character backslash-escaped (CommonMark allows it before any ASCII punctuation), so the
+    /// text renders as written and opens no tag, link or emphasis.
+    static func prose(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if c == "\n" { out.append(" "); continue }
+            if "\\`*_[]<>()#!~&|".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
+    static func code(_ s: String) -> String { "`" + escape(s).replacingOccurrences(of: "`", with: "'") + "`" }
+
+    /// `**error**: `rule-a`, `rule-b`; **warning**: ...`, or nothing.
+    static func findings(_ marks: [AccessReport.Mark]) -> String {
+        marks.bySeverity.map { "**\($0.0.rawValue)**: " + $0.1.map(code).joined(separator: ", ") }.joined(separator: "; ")
+    }
+
+    static func prefix(_ u: AccessReport.Unit) -> String {
+        guard let p = u.appIDPrefix.value else { return "unknown" }
+        return code(p) + (u.appIDPrefixAssumed ? " (assumed: the Team ID)" : " (known)")
+    }
+
+    static func render(_ report: AccessReport) -> String {
+        var s = "## Keychain access groups\n\n"
+        s += "| # | unit | kind | bundle ID | team | App ID prefix | profile | default group | Findings |\n|---|---|---|---|---|---|---|---|---|\n"
+        for (i, u) in report.units.enumerated() {
+            let kind = [u.kind.map { k in u.host.map { "\(k) of \($0)" } ?? k }, u.sdk ?? u.platform].compactMap { $0 }.joined(separator: ", ")
+            let profile = u.profile.map { code($0.name ?? $0.path) } ?? "none (\(escape(u.profileNote ?? "")))"
+            var def = u.groups.first.map { code($0.group) } ?? "none"
+            if let moved = u.defaultMoved { def += " **(moved from \(code(moved.from)), \(escape(moved.reference)))**" }
+            var found = findings(u.findings)
+            if u.defaultMoved != nil { found += (found.isEmpty ? "" : "; ") + "**default moved**" }
+            s += "| \(i + 1) | \(escape(u.name)) | \(escape(kind)) | \(u.bundleID.value.map(code) ?? "unknown") | \(u.team.value.map(code) ?? "unknown") | \(prefix(u)) | \(profile) | \(def) | \(found.isEmpty ? "none" : found) |\n"
+        }
+        let header = "| group | " + report.units.indices.map { "\($0 + 1)" }.joined(separator: " | ") + " | Findings |\n"
+        let rule = "|---|" + report.units.map { _ in ":-:|" }.joined() + "---|\n"
+        for (title, groups) in [("Keychain groups", report.keychainGroups), ("App groups", report.appGroups)] where !groups.isEmpty {
+            let codeLegend = report.units.contains { $0.code != nil } ? " ✎: its code names the group." : ""
+            s += "\n### \(title)\n\n" + (title == "App groups" ? "✓: in the unit's list." : "**D**: the unit's default group, ✓: in its list.") + codeLegend + "\n\n" + header + rule
+            for g in groups {
+                let cells = report.units.map { u -> String in
+                    let mark = report.named(g, u.name) ? " ✎" : ""
+                    switch report.cell(g, u.name) {
+                    case "D": return "**D**" + mark
+                    case "x": return "✓" + mark
+                    default: return " "
+                    }
+                }
+                s += "| \(code(g.group)) | " + cells.joined(separator: " | ") + " | \(g.findings.isEmpty ? "none" : findings(g.findings)) |\n"
+            }
+        }
+        s += "\n<details><summary>Access-group lists, in order, with where each entry comes from</summary>\n\n"
+        for u in report.units {
+            s += "**\(escape(u.name))**" + (u.entitlements.map { " — \(code($0))" } ?? "") + "\n\n"
+            for f in u.findings {
+                s += "- **\(f.severity.rawValue)** \(code(f.rule)): \(prose(f.message))\n"
+            }
+            if let moved = u.defaultMoved { s += "- **\(escape(moved.text))**\n" }
+            if !u.findings.isEmpty || u.defaultMoved != nil { s += "\n" }
+            for e in u.groups {
+                let marks = findings(u.marks(of: e))
+                s += "1. \(code(e.group))\(e.isDefault ? " (default)" : "") — \(escape(e.key)), \(escape(e.source))\(marks.isEmpty ? "" : " — " + marks)\n"
+            }
+            s += "\n" + AccessReportCode.markdown(u)
+        }
+        s += "</details>\n"
+        return s
+    }
+}
+
