@@ -62,8 +62,20 @@ public struct SARIFReporter: Reporter {
         var name: String
         var shortDescription: Text
         var fullDescription: Text
+        var helpUri: String
         var help: Help
         var defaultConfiguration: Configuration
+        var properties: RuleProperties
+    }
+
+    struct RuleProperties: Codable {
+        var tags: [String]
+        var precision: String
+        var securitySeverity: String?
+        enum CodingKeys: String, CodingKey {
+            case tags, precision
+            case securitySeverity = "security-severity"
+        }
     }
 
     struct Text: Codable { var text: String }
@@ -157,8 +169,10 @@ public struct SARIFReporter: Reporter {
         Descriptor(id: d.id, name: pascalCase(d.id),
                    shortDescription: Text(text: limit(d.summary)),
                    fullDescription: Text(text: limit(d.rationale)),
+                   helpUri: SARIFRuleProperties.helpURI(d.id),
                    help: Help(text: helpText(d), markdown: helpMarkdown(d)),
-                   defaultConfiguration: Configuration(level: level(d.severity)))
+                   defaultConfiguration: Configuration(level: level(d.severity)),
+                   properties: SARIFRuleProperties.properties(d.id))
     }
 
     /// `wildcard-access-group` -> `WildcardAccessGroup` (SARIF's convention for `name`).
@@ -170,10 +184,9 @@ public struct SARIFReporter: Reporter {
         s.count <= descriptionLimit ? s : String(s.prefix(descriptionLimit - 1)) + "…"
     }
 
-    /// Where the rule's full page is. Entitlint has no published documentation site, so the page
-    /// is named, not linked: `Rules/<id>.md` in Entitlint's sources, and `entitlint explain <id>`.
+    /// Where the rule's full page is: `helpUri`, and `entitlint explain <id>` offline.
     static func pageNote(_ id: String) -> String {
-        "Rule page: Rules/\(id).md in the Entitlint sources; `entitlint explain \(id)` prints it."
+        "Rule page: Rules/\(id).md (\(SARIFRuleProperties.helpURI(id))); `entitlint explain \(id)` prints it."
     }
 
     static func helpText(_ d: RuleDescription) -> String {
@@ -190,7 +203,7 @@ public struct SARIFReporter: Reporter {
         }
         example("Reported", d.triggering.first)
         example("Not reported", d.nonTriggering.first)
-        md += "\n" + pageNote(d.id).replacingOccurrences(of: "Rules/\(d.id).md", with: "`Rules/\(d.id).md`") + "\n"
+        md += "\nRule page: [`Rules/\(d.id).md`](\(SARIFRuleProperties.helpURI(d.id))); `entitlint explain \(d.id)` prints it.\n"
         return md
     }
 }

@@ -45,6 +45,36 @@ final class SARIFReporterTests: XCTestCase {
         }
     }
 
+    /// Every rule links its page and carries the properties GitHub code scanning reads; a
+    /// security severity only with the `security` tag, where GitHub counts it.
+    func testRulesLinkTheirPageAndCarryTagsPrecisionAndSecuritySeverity() throws {
+        let driver = try XCTUnwrap((run(decode(ReportFixtures.hostile))["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try XCTUnwrap(driver["rules"] as? [[String: Any]])
+        let pages = Set(try FileManager.default.contentsOfDirectory(atPath: SchemaValidator.packageRoot.appendingPathComponent("Rules").path))
+        var security: [String: String] = [:]
+        for rule in rules {
+            let id = rule["id"] as! String
+            XCTAssertEqual(rule["helpUri"] as? String, "https://github.com/entitlint/entitlint/blob/main/Rules/\(id).md")
+            XCTAssertTrue(pages.contains("\(id).md"), "helpUri of \(id) names a page that does not exist")
+            let properties = try XCTUnwrap(rule["properties"] as? [String: Any], id)
+            let tags = try XCTUnwrap(properties["tags"] as? [String], id)
+            XCTAssertEqual(tags.first, "entitlements", id)
+            XCTAssertTrue(["very-high", "high", "medium", "low"].contains(properties["precision"] as? String ?? ""), id)
+            if let score = properties["security-severity"] as? String {
+                XCTAssertTrue(tags.contains("security"), id)
+                XCTAssertNotNil(Double(score).flatMap { (0.0...10.0).contains($0) ? $0 : nil }, "\(id): \(score)")
+                security[id] = score
+            } else {
+                XCTAssertFalse(tags.contains("security"), id)
+            }
+        }
+        XCTAssertEqual(security, ["get-task-allow-in-distribution": "7.5", "wildcard-access-group": "5.0"])
+        let precision = Dictionary(uniqueKeysWithValues: rules.map { ($0["id"] as! String, ($0["properties"] as! [String: Any])["precision"] as! String) })
+        XCTAssertEqual(precision["wildcard-access-group"], "very-high")
+        XCTAssertEqual(precision["code-group-not-entitled"], "medium")
+        XCTAssertEqual(precision["entitlement-not-in-profile"], "high")
+    }
+
     func testOnlyEnabledRulesWithTheirConfiguredSeverity() throws {
         let enabled = Report.enabledRules(RuleRegistry.descriptions, settings: ["comment-in-plist": .off, "duplicate-key": .error])
         XCTAssertFalse(enabled.contains { $0.id == "comment-in-plist" })
