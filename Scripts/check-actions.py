@@ -28,7 +28,7 @@ import hashlib
 
 import yaml
 
-root, work = sys.argv[1], sys.argv[2]
+root, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 os.makedirs(work, exist_ok=True)
 passed = 0
 failed = 0
