@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "entitlint", targets: ["entitlint"]),
         .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters",
                                                  "XcodeProject", "Artifacts", "SourceCode"]),
+        .plugin(name: "EntitlintPlugin", targets: ["EntitlintPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,6 +66,17 @@ let package = Package(
             // the plugin stay usable from a tagged release.
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
                 + staticFoundationLibraries.map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
+        ),
+        // `swift package entitlint [lint arguments]` in a package that depends on this one. It asks for
+        // no permission: linting only reads (see README, "Install and first run").
+        .plugin(
+            name: "EntitlintPlugin",
+            capability: .command(
+                intent: .custom(verb: "entitlint", description: "Lint the package's entitlements, profiles and Xcode projects with Entitlint"),
+                permissions: []
+            ),
+            dependencies: ["entitlint"],
+            path: "Sources/EntitlintPlugin"
         ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode"]),

