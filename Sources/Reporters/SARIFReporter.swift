@@ -172,7 +172,7 @@ public struct SARIFReporter: Reporter {
                    helpUri: SARIFRuleProperties.helpURI(d.id),
                    help: Help(text: helpText(d), markdown: helpMarkdown(d)),
                    defaultConfiguration: Configuration(level: level(d.severity)),
-                   properties: SARIFRuleProperties.properties(d.id))
+                   properties: SARIFRuleProperties.properties(d.id, severity: d.severity))
     }
 
     /// `wildcard-access-group` -> `WildcardAccessGroup` (SARIF's convention for `name`).

@@ -18,16 +18,24 @@ enum SARIFRuleProperties {
                                             "entitlement-value-mismatch", "profile-app-id-mismatch", "get-task-allow-in-distribution",
                                             "aps-environment-mismatch", "profile-der-mismatch", "macos-restricted-without-profile",
                                             "xml-der-entitlements-mismatch", "der-unencodable-value"]
-    /// Security findings and their scores: a debuggable distribution build lets any process
-    /// attach to the app and read its memory and keychain items; a wildcard in an app's groups
-    /// widens what the app may read to every group of the team.
-    static let securitySeverity: [String: String] = ["get-task-allow-in-distribution": "7.5", "wildcard-access-group": "5.0"]
+    /// Scores for the findings tagged `security` (GitHub: 7.0-8.9 high, 4.0-6.9 medium): a
+    /// debuggable distribution build lets any process attach to the app and read its memory and
+    /// keychain items; a wildcard in an app's groups widens what it may read to every group of
+    /// the team; the other keychain errors leave secrets where the app, or the apps meant to
+    /// share them, cannot read them (or lose them after a change), so they weigh less.
+    static let highSecuritySeverity: [String: String] = ["get-task-allow-in-distribution": "7.5", "wildcard-access-group": "6.5"]
+    static let keychainErrorSeverity = "5.0"
 
-    static func tags(_ id: String) -> [String] {
+    static func securitySeverity(_ id: String, severity: Severity) -> String? {
+        if let score = highSecuritySeverity[id] { return score }
+        return severity == .error && !signingRules.contains(id) ? keychainErrorSeverity : nil
+    }
+
+    static func tags(_ id: String, severity: Severity) -> [String] {
         var tags = ["entitlements"]
         if codeRules.contains(id) { tags.append("code") }
         if signingRules.contains(id) { tags.append("code-signing") } else { tags.append("keychain") }
-        tags.append(securitySeverity[id] != nil ? "security" : "correctness")
+        tags.append(securitySeverity(id, severity: severity) != nil ? "security" : "correctness")
         return tags
     }
 
@@ -41,7 +49,10 @@ enum SARIFRuleProperties {
         return "high"
     }
 
-    static func properties(_ id: String) -> SARIFReporter.RuleProperties {
-        SARIFReporter.RuleProperties(tags: tags(id), precision: precision(id), securitySeverity: securitySeverity[id])
+    /// `severity`: the rule's severity in this run (a keychain rule configured down to a warning
+    /// is no longer scored as a security error).
+    static func properties(_ id: String, severity: Severity) -> SARIFReporter.RuleProperties {
+        SARIFReporter.RuleProperties(tags: tags(id, severity: severity), precision: precision(id),
+                                     securitySeverity: securitySeverity(id, severity: severity))
     }
 }

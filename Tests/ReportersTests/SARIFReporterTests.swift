@@ -68,7 +68,11 @@ final class SARIFReporterTests: XCTestCase {
                 XCTAssertFalse(tags.contains("security"), id)
             }
         }
-        XCTAssertEqual(security, ["get-task-allow-in-distribution": "7.5", "wildcard-access-group": "5.0"])
+        XCTAssertEqual(security["get-task-allow-in-distribution"], "7.5")
+        XCTAssertEqual(security["wildcard-access-group"], "6.5")
+        XCTAssertEqual(security["code-group-not-entitled"], "5.0", "a keychain error")
+        XCTAssertNil(security["entitlement-not-in-profile"], "a signing error, not a keychain one")
+        XCTAssertNil(security["duplicate-access-group"], "a warning")
         let precision = Dictionary(uniqueKeysWithValues: rules.map { ($0["id"] as! String, ($0["properties"] as! [String: Any])["precision"] as! String) })
         XCTAssertEqual(precision["wildcard-access-group"], "very-high")
         XCTAssertEqual(precision["code-group-not-entitled"], "medium")
