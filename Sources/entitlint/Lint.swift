@@ -50,6 +50,9 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("ignore"), help: ArgumentHelp("Do not run these rules (comma-separated ids, repeatable); added to the configuration's ignore.", valueName: "rules"))
     var ignore: [String] = []
 
+    @Flag(help: "Print how many findings each rule has instead of the findings (text format only).")
+    var statistics = false
+
     @OptionGroup var changes: ChangeOptions
 
     /// A first path that is no file or folder but close to a command's name is a mistyped command
@@ -76,6 +79,7 @@ struct Lint: ParsableCommand {
         run.color = color
         run.stdinFilename = stdinFilename
         run.changes = changes.values
+        run.statistics = statistics
         return run
     }
 }
@@ -101,10 +105,15 @@ struct LintInvocation: Equatable {
     /// `--select` (nil: not given) and `--ignore` values as given, each comma-separated.
     var select: [String]?
     var ignore: [String] = []
+    /// `--statistics`: counts per rule instead of the findings.
+    var statistics = false
 
     func run() throws {
         let plan: ReportPlan
         do { plan = try ReportPlan(format: format, reports: reports) } catch { throw CLIError(error.description) }
+        if statistics && format != TextReporter.identifier {
+            throw CLIError("--statistics prints a text table and cannot be combined with --format \(format); write other formats with --report FORMAT:PATH")
+        }
         let stdinName = try standardInputName()
         let selection: RuleSelection
         do {
@@ -147,7 +156,9 @@ struct LintInvocation: Equatable {
                           paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
                           showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
-        let (report, text) = Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier, render: plan.console.render)
+        let (report, text) = statistics
+            ? (full, Statistics.render(full, summaries: Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0.summary) })))
+            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier, render: plan.console.render)
         Output.write(text, commands: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
