@@ -67,6 +67,9 @@ public struct LintResult: Sendable {
     /// Folders below a walked folder that hold their own `.entitlint.yml` (absolute, none inside
     /// another): their files were left out of this run (`LintOptions.nestedConfigurations`).
     public var nestedConfigurationFolders: [String] = []
+    /// The sources of the run's project units, each file scanned at most once: what the code
+    /// rules read, for a caller that shows the code side (`report`) without scanning again.
+    public var codeIndex: CodeIndex?
 
     public init(findings: [Finding], files: Int, units: [SigningUnit], profiles: [ProfileFile], paths: [String] = [],
                 omittedFindings: Int = 0) {

@@ -146,6 +146,7 @@ public struct Linter: Sendable {
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
         result.nestedConfigurationFolders = nestedFolders
+        result.codeIndex = project.codeIndex
         return result
     }
 

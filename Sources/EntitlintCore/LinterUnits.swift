@@ -50,29 +50,10 @@ extension Linter {
             profile = Self.bestProfile(for: unit, among: profiles)
         }
         if let profile {
-            unit.profile = profile
-            let prof = profile.profile
-            if let prefix = prof.applicationIdentifierPrefixes.first {
-                unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
-            }
-            if unit.teamID == nil, let team = prof.teamIdentifiers.first {
-                unit.teamID = Fact(team, from: .profile(profile.path))
-            }
-            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"),
-               let dot = pattern.firstIndex(of: ".") {
-                unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
-            }
-            unit.platform = prof.isMacOS ? .macOS : .iOS
+            unit.takeFacts(of: profile)
+            unit.platform = profile.profile.isMacOS ? .macOS : .iOS
         }
-        if unit.appIDPrefix == nil, let team = unit.teamID {
-            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
-        }
-        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
-            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
-            if unit.appIDPrefix == nil {
-                unit.appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (com.apple.developer.team-identifier)"))
-            }
-        }
+        unit.takeTeamAsAppIDPrefix()
         if unit.platform == .unknown {
             if ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil
                 || ent["com.apple.developer.team-identifier"] != nil && ent["application-identifier"] == nil {

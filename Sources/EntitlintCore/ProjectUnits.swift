@@ -150,8 +150,8 @@ extension Linter {
     /// over every unit of the run, and folds identical findings of several configurations into one.
     func lintProjectUnits(_ discovery: Discovery?, looseUnits: [SigningUnit], options: LintOptions, profiles: [ProfileFile],
                           walkedProfiles: Set<String> = [], byAbs: [String: ParsedInput], lock: LockFile?,
-                          cwd: String) -> (units: [SigningUnit], findings: [Finding], context: [SigningUnit]) {
-        guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? [], []) }
+                          cwd: String) -> (units: [SigningUnit], findings: [Finding], context: [SigningUnit], codeIndex: CodeIndex?) {
+        guard let discovery, !discovery.units.isEmpty else { return ([], discovery?.findings ?? [], [], nil) }
         let discovered = discovery.units
         let slots = UnsafeMutableBufferPointer<(UnitContext, [Finding])?>.allocate(capacity: discovered.count)
         slots.initialize(repeating: nil)
@@ -215,7 +215,7 @@ extension Linter {
             }
             for family in order { findings += runProjectRules(families[family]!, scope: scope) }
         }
-        return (units, Self.foldConfigurations(findings, units: units), outOfScope)
+        return (units, Self.foldConfigurations(findings, units: units), outOfScope, codeIndex)
     }
 
     /// The profiles that may be a discovered unit's, as signing pairs them: never one its target's
@@ -342,24 +342,10 @@ extension Linter {
             }
         }
         if let profile {
-            unit.profile = profile
-            let prof = profile.profile
-            if let prefix = prof.applicationIdentifierPrefixes.first { unit.appIDPrefix = Fact(prefix, from: .profile(profile.path)) }
-            if unit.teamID == nil, let team = prof.teamIdentifiers.first { unit.teamID = Fact(team, from: .profile(profile.path)) }
-            if unit.bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"), let dot = pattern.firstIndex(of: ".") {
-                unit.bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
-            }
-            if unit.platform == .unknown { unit.platform = prof.isMacOS ? .macOS : .iOS }
+            unit.takeFacts(of: profile)
+            if unit.platform == .unknown { unit.platform = profile.profile.isMacOS ? .macOS : .iOS }
         }
-        if unit.appIDPrefix == nil, let team = unit.teamID {
-            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
-        }
-        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
-            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
-            if unit.appIDPrefix == nil {
-                unit.appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (com.apple.developer.team-identifier)"))
-            }
-        }
+        unit.takeTeamAsAppIDPrefix()
         unit.origin = origin
         return unit
     }

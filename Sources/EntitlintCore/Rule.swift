@@ -86,9 +86,9 @@ public struct RuleDescription: Sendable, Hashable {
     /// The examples are built when first read, not with the description: every run reads each
     /// rule's id and severity, while only the docs, the example tests and SARIF help read the
     /// examples, and building them (source files, markers) would cost every one-file run.
-    public var triggering: [RuleExample] { get { examples.triggering } set { examples = Examples(newValue, examples.nonTriggering) } }
-    public var nonTriggering: [RuleExample] { get { examples.nonTriggering } set { examples = Examples(examples.triggering, newValue) } }
-    private var examples: Examples
+    public var triggering: [RuleExample] { examples.triggering }
+    public var nonTriggering: [RuleExample] { examples.nonTriggering }
+    private let examples: Examples
 
     public init(id: String, severity: Severity, summary: String, rationale: String,
                 triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
@@ -118,9 +118,6 @@ public struct RuleDescription: Sendable, Hashable {
         private var built: ([RuleExample], [RuleExample]) = ([], [])
 
         init(build: @escaping @Sendable () -> ([RuleExample], [RuleExample])) { self.build = build }
-        convenience init(_ triggering: [RuleExample], _ nonTriggering: [RuleExample]) {
-            self.init(build: { (triggering, nonTriggering) })
-        }
 
         private var lists: ([RuleExample], [RuleExample]) {
             lock.lock()

@@ -238,3 +238,31 @@ public struct AccessGroupList: Sendable, Hashable {
         keychainEntitlementHonoured = honoured
     }
 }
+
+extension SigningUnit {
+    /// Pairs the unit with `profile` and takes what the profile states: its App ID prefix, and
+    /// the team and the bundle ID (an explicit App ID, no wildcard) when nothing else gave them.
+    mutating func takeFacts(of profile: ProfileFile) {
+        self.profile = profile
+        let prof = profile.profile
+        if let prefix = prof.applicationIdentifierPrefixes.first { appIDPrefix = Fact(prefix, from: .profile(profile.path)) }
+        if teamID == nil, let team = prof.teamIdentifiers.first { teamID = Fact(team, from: .profile(profile.path)) }
+        if bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"), let dot = pattern.firstIndex(of: ".") {
+            bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
+        }
+    }
+
+    /// With no App ID prefix from a profile or the entitlements: the Team ID (else the
+    /// entitlements' `com.apple.developer.team-identifier`, which then is the team too), taken to
+    /// be the prefix, and said to be assumed.
+    mutating func takeTeamAsAppIDPrefix() {
+        if appIDPrefix == nil, let team = teamID {
+            appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
+        }
+        let key = "com.apple.developer.team-identifier"
+        if teamID == nil, let t = entitlements[key]?.string, t.isTeamIDLike {
+            teamID = Fact(t, from: .entitlements(key: key))
+            if appIDPrefix == nil { appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (\(key))")) }
+        }
+    }
+}

@@ -86,29 +86,11 @@ struct ObjCLexer: Lexing {
                 if at(pos) == UInt8(ascii: "'") { pos += 1 }
                 emit(.number, from: start, line: startLine, column: column)
             default:
-                lexPlain(c, start: start, line: startLine, column: column)
+                // `*` and `?` stay single (`NSString **`, `a ?: b` are read byte by byte); a `.`
+                // continues a number (`1.5f`, `0x1.p3`).
+                lexPlain(c, start: start, line: startLine, column: column, dotBeforeDigitOnly: false,
+                         single: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") })
             }
-        }
-    }
-
-    private mutating func lexPlain(_ c: UInt8, start: Int, line startLine: Int32, column: Int32) {
-        if ByteClass.isIdentifierStart(c) {
-            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) { pos += 1 }
-            emit(.identifier, from: start, line: startLine, column: column)
-        } else if ByteClass.isDigit(c) {
-            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) || src.bytes[pos] == UInt8(ascii: ".") { pos += 1 }
-            emit(.number, from: start, line: startLine, column: column)
-        } else if ByteClass.isOperator(c), c != UInt8(ascii: "?"), c != UInt8(ascii: "*") {
-            // `*` and `?` stay single (`NSString **`, `a ?: b` are read byte by byte).
-            while pos < count, ByteClass.isOperator(src.bytes[pos]), src.bytes[pos] != UInt8(ascii: "*"),
-                  src.bytes[pos] != UInt8(ascii: "?"),
-                  !(src.bytes[pos] == UInt8(ascii: "/") && (at(pos + 1) == UInt8(ascii: "/") || at(pos + 1) == UInt8(ascii: "*"))) {
-                pos += 1
-            }
-            emit(pos - start == 1 ? .punct : .other, from: start, line: startLine, column: column, byte: c)
-        } else {
-            pos += 1
-            emit(.punct, from: start, line: startLine, column: column, byte: c)
         }
     }
 

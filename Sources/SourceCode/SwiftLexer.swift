@@ -93,30 +93,9 @@ struct SwiftLexer: Lexing {
                     emit(.punct, from: start, line: startLine, column: column, byte: c)
                 }
             default:
-                lexPlain(c, start: start, line: startLine, column: column)
+                // A `.` continues a number only before a digit (`1.5`, but `1.description`).
+                lexPlain(c, start: start, line: startLine, column: column, dotBeforeDigitOnly: true)
             }
-        }
-    }
-
-    private mutating func lexPlain(_ c: UInt8, start: Int, line startLine: Int32, column: Int32) {
-        if ByteClass.isIdentifierStart(c) {
-            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) { pos += 1 }
-            emit(.identifier, from: start, line: startLine, column: column)
-        } else if ByteClass.isDigit(c) {
-            while pos < count, ByteClass.isIdentifierBody(src.bytes[pos])
-                    || (src.bytes[pos] == UInt8(ascii: ".") && ByteClass.isDigit(at(pos + 1))) {
-                pos += 1
-            }
-            emit(.number, from: start, line: startLine, column: column)
-        } else if ByteClass.isOperator(c) {
-            while pos < count, ByteClass.isOperator(src.bytes[pos]),
-                  !(src.bytes[pos] == UInt8(ascii: "/") && (at(pos + 1) == UInt8(ascii: "/") || at(pos + 1) == UInt8(ascii: "*"))) {
-                pos += 1
-            }
-            emit(pos - start == 1 ? .punct : .other, from: start, line: startLine, column: column, byte: c)
-        } else {
-            pos += 1
-            emit(.punct, from: start, line: startLine, column: column, byte: c)
         }
     }
 

@@ -56,14 +56,13 @@ struct ReportCommand: ParsableCommand {
         for f in result.findings where f.rule == "parse-error" {
             Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
         }
-        let index = CodeIndex.disk(limit: options.limits.maxBytes, cwd: Paths.currentDirectory(), virtualFiles: options.virtualFiles,
-                                        configuration: options.configuration)
         let colour = destination == .standardOutput
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
         let report = AccessReport(units: result.units, findings: result.findings,
                                   moves: moves.mapValues { AccessReport.DefaultMove(from: $0.from, to: $0.to, reference: $0.reference) }) { unit in
-            // A unit with no source file says nothing about its code: no code section.
-            unit.origin?.sources.flatMap { $0.files.isEmpty ? nil : index.code(for: $0) }
+            // A unit with no source file says nothing about its code: no code section. The index is
+            // the run's: files the code rules scanned are not read again.
+            unit.origin?.sources.flatMap { $0.files.isEmpty ? nil : result.codeIndex?.code(for: $0) }
         }
         let text = fmt.render(report, colour: colour)
         if destination == .standardOutput {
