@@ -186,7 +186,8 @@ public struct SARIFReporter: Reporter {
 
     /// Where the rule's full page is: `helpUri`, and `entitlint explain <id>` offline.
     static func pageNote(_ id: String) -> String {
-        "Rule page: Rules/\(id).md (\(SARIFRuleProperties.helpURI(id))); `entitlint explain \(id)` prints it."
+        "Rule page: Rules/\(id).md (\(SARIFRuleProperties.helpURI(id))); `entitlint explain \(id)` prints it. "
+            + "The sections cited are those of Rules/\(GuideCitations.page) (\(SARIFRuleProperties.guideURI))."
     }
 
     static func helpText(_ d: RuleDescription) -> String {
@@ -195,7 +196,7 @@ public struct SARIFReporter: Reporter {
 
     /// A short version of the rule page: summary, rationale, one example of each kind.
     static func helpMarkdown(_ d: RuleDescription) -> String {
-        var md = "**\(d.summary)**\n\n\(d.rationale)\n"
+        var md = "**\(d.summary)**\n\n\(GuideCitations.linked(d.rationale, pageURL: SARIFRuleProperties.guideURI))\n"
         func example(_ title: String, _ e: RuleExample?) {
             guard let e else { return }
             let body = e.entitlements.filter { $0 != RuleExample.marker }

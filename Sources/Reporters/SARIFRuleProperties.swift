@@ -10,6 +10,9 @@ enum SARIFRuleProperties {
 
     static func helpURI(_ id: String) -> String { pagesBase + id + ".md" }
 
+    /// The explanation of Apple's system that rule texts cite by section.
+    static let guideURI = pagesBase + GuideCitations.page
+
     /// Rules that check code the app compiles, resolved statically.
     static let codeRules: Set<String> = ["code-group-not-entitled", "code-group-missing-prefix", "code-group-wrong-prefix",
                                          "save-to-shared-default-group", "access-group-unused-in-code"]

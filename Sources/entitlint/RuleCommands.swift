@@ -41,7 +41,7 @@ struct Explain: ParsableCommand {
 
 struct GenerateDocs: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "generate-docs", abstract: "Write Rules/<id>.md for every rule.", shouldDisplay: false)
+        commandName: "generate-docs", abstract: "Write Rules/<id>.md for every rule, and the index Rules/README.md.", shouldDisplay: false)
 
     @Argument(help: "Output folder.")
     var directory: String = "Rules"
@@ -53,7 +53,10 @@ struct GenerateDocs: ParsableCommand {
                 throw CLIError("\(error)")
             }
         }
-        Output.write("wrote \(RuleRegistry.all.count) pages to \(OutputText.escape(directory))/\n")
+        do { try FileReader.writeAtomically(Array(RuleDocs.index(RuleRegistry.all).utf8), to: "\(directory)/README.md") } catch {
+            throw CLIError("\(error)")
+        }
+        Output.write("wrote \(RuleRegistry.all.count) pages and README.md to \(OutputText.escape(directory))/\n")
     }
 }
 

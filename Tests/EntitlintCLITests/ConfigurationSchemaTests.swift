@@ -107,7 +107,7 @@ final class ConfigurationSchemaTests: XCTestCase {
         "limits-list": "limits: [max-depth]\n",
     ]
 
-    /// The configurations the repository shows: every example's, the README's, and what `init` writes.
+    /// The configurations the repository shows: every example's, the configuration reference's, and what `init` writes.
     func shownConfigurations() throws -> [String: String] {
         var out: [String: String] = [:]
         let examples = CLI.packageRoot.appendingPathComponent("Examples")
@@ -115,10 +115,10 @@ final class ConfigurationSchemaTests: XCTestCase {
             let url = examples.appendingPathComponent(name).appendingPathComponent(".entitlint.yml")
             if let text = try? String(contentsOf: url, encoding: .utf8) { out["Examples/\(name)"] = text }
         }
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.components(separatedBy: "## Configuration: `.entitlint.yml`").dropFirst().first)
+        let reference = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Rules/reference/configuration.md"), encoding: .utf8)
+        let section = try XCTUnwrap(reference.components(separatedBy: "## Configuration: `.entitlint.yml`").dropFirst().first)
         let block = try XCTUnwrap(section.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
-        out["README"] = block
+        out["Rules/reference/configuration.md"] = block
         let rules = RuleRegistry.descriptions.map { (id: $0.id, severity: $0.severity) }
         out["init-empty"] = StarterConfiguration.text(entitlements: [], profiles: [], rules: rules)
         out["init-family"] = StarterConfiguration.text(entitlements: [
