@@ -10,7 +10,7 @@
 #             writes only there and in SwiftPM's .build folder.
 #
 # Produces DIR/entitlint-VERSION-x86_64-linux.tar.gz (entitlint-VERSION-x86_64-linux/: entitlint,
-# README.md, completions/entitlint.{bash,zsh,fish}, man/entitlint.1) and DIR/entitlint-VERSION-x86_64-linux.tar.gz.sha256 (`sha256sum -c` format), then checks:
+# README.md, Rules/ (the documentation pages), completions/entitlint.{bash,zsh,fish}, man/entitlint.1) and DIR/entitlint-VERSION-x86_64-linux.tar.gz.sha256 (`sha256sum -c` format), then checks:
 #   - ldd lists no libswift* and no libFoundation* (the runtime and Foundation are linked in);
 #   - the unpacked binary prints VERSION for --version with an empty environment (no
 #     LD_LIBRARY_PATH, PATH=/usr/bin:/bin, so no Swift toolchain) and lints a bundled example;
@@ -68,6 +68,10 @@ mkdir "$stage/$name"
 cp "$binary" "$stage/$name/entitlint"
 strip "$stage/$name/entitlint" 2>/dev/null || true
 cp "$root/README.md" "$stage/$name/README.md"
+# The documentation the README links to, at the same relative paths, so its links work offline.
+mkdir -p "$stage/$name/Rules/reference"
+cp "$root"/Rules/*.md "$stage/$name/Rules/"
+cp "$root"/Rules/reference/*.md "$stage/$name/Rules/reference/"
 # Shell completions from the binary itself, and the man page from swift-argument-parser's
 # generate-manual plugin (both from the same command declarations as --help).
 mkdir "$stage/$name/completions" "$stage/$name/man"
@@ -81,7 +85,7 @@ manual_date=$(git -C "$root" log -1 --format=%cs 2>/dev/null || echo 2000-01-01)
 cp "$root/.build/plugins/GenerateManual/outputs/entitlint/entitlint.1" "$stage/$name/man/entitlint.1" ||
     fail "no man page from generate-manual"
 chmod 0755 "$stage/$name/entitlint"
-chmod 0644 "$stage/$name/README.md" "$stage/$name"/completions/* "$stage/$name/man/entitlint.1"
+chmod 0644 "$stage/$name/README.md" "$stage/$name"/completions/* "$stage/$name/man/entitlint.1" "$stage/$name"/Rules/*.md "$stage/$name"/Rules/reference/*.md
 # Same inputs, same bytes: sorted names, fixed owner and time, no gzip timestamp.
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime='2000-01-01 00:00:00Z' \
     -cf - "$name" | gzip -n -9 > "$archive"
@@ -92,7 +96,10 @@ printf '== checks on the archive\n'
 unpacked="$stage/unpacked"
 mkdir "$unpacked"
 tar -C "$unpacked" -xzf "$archive"
-[ "$(cd "$unpacked" && find . -type f | LC_ALL=C sort | tr '\n' ' ')" = "./$name/README.md ./$name/completions/entitlint.bash ./$name/completions/entitlint.fish ./$name/completions/entitlint.zsh ./$name/entitlint ./$name/man/entitlint.1 " ] ||
+expected_docs=$(cd "$root" && for f in Rules/*.md Rules/reference/*.md; do printf './%s/%s\n' "$name" "$f"; done)
+expected=$(printf '%s\n' "./$name/README.md" "./$name/completions/entitlint.bash" "./$name/completions/entitlint.fish" \
+    "./$name/completions/entitlint.zsh" "./$name/entitlint" "./$name/man/entitlint.1" "$expected_docs" | LC_ALL=C sort)
+[ "$(cd "$unpacked" && find . -type f | LC_ALL=C sort)" = "$expected" ] ||
     fail "unexpected archive contents: $(cd "$unpacked" && find . -type f | LC_ALL=C sort | tr '\n' ' ')"
 run() { env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= "$unpacked/$name/entitlint" "$@"; }
 ! env -i PATH=/usr/bin:/bin sh -c 'command -v swift' >/dev/null || fail "a swift on /usr/bin:/bin: cannot check independence from the toolchain"
