@@ -1,10 +1,3 @@
-import Yams
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `.entitlint.yml` (DESIGN.md section 6):
 ///
 /// ```yaml
@@ -27,6 +20,7 @@ import Darwin
 /// baseline: entitlint.baseline.json
 /// fail-on: error                # error | warning | note
 /// ```
+/// The values only: EntitlintWorkspace finds and reads the file (`Configuration.load`).
 /// Unknown keys and wrong types are errors naming the key and line. A plain scalar that YAML reads
 /// as a number, boolean, null or date is not a string (quote it). The JSON Schema of the file is
 /// `Examples/entitlint.schema.json`; a test checks that both accept and reject the same files.

@@ -1,5 +1,3 @@
-import Yams
-
 /// Which rules a run applies: `--select`/`--ignore` on the command line and `select:`/`ignore:`
 /// in `.entitlint.yml`, resolved as ruff resolves them (its "rule selection" documentation):
 ///
