@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "entitlint", targets: ["entitlint"]),
-        .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintRules", "Reporters",
+        .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters",
                                                  "XcodeProject", "Artifacts", "SourceCode"]),
         .plugin(name: "EntitlintPlugin", targets: ["EntitlintPlugin"]),
     ],
@@ -41,22 +41,27 @@ let package = Package(
             "PropertyList",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .target(name: "EntitlintCore", dependencies: [
-            "PropertyList", "Provisioning", "SourceCode",
+        // The model and the rule engine: signing units, facts, findings, rules. It reads no file,
+        // runs no process and parses no YAML (RepositoryHygieneTests keeps it so).
+        .target(name: "EntitlintCore", dependencies: ["PropertyList", "Provisioning", "SourceCode"]),
+        // A run over files and folders: walks, git, configuration and lock files, baselines,
+        // standard input, where output goes.
+        .target(name: "EntitlintWorkspace", dependencies: [
+            "EntitlintCore", "PropertyList", "Provisioning", "SourceCode",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
-        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "PropertyList", "Provisioning",
+        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
                                                      .product(name: "Yams", package: "Yams")]),
         .target(name: "Artifacts", dependencies: [
-            "EntitlintCore", "PropertyList", "Provisioning",
+            "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
         ]),
-        .target(name: "Reporters", dependencies: ["EntitlintCore"]),
+        .target(name: "Reporters", dependencies: ["EntitlintCore", "EntitlintWorkspace"]),
         .executableTarget(
             name: "entitlint",
             dependencies: [
-                "EntitlintCore", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts",
+                "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // On Linux the release binary links the Swift runtime and Foundation statically: loading
@@ -84,13 +89,13 @@ let package = Package(
             "Provisioning", "PropertyList",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
-        .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
-        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules", "entitlint",
+        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning"]),
+        .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "Reporters"]),
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
-        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
-        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning",
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules"]),
+        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning"]),
+        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning",
                                                            .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib"]),
     ]
 )

@@ -1,4 +1,5 @@
 public import EntitlintCore
+public import EntitlintWorkspace
 public import PropertyList
 import Provisioning
 

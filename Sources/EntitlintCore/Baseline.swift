@@ -53,7 +53,7 @@ public struct Baseline: Sendable, Hashable, Codable {
         public var key: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile, valueHash: valueHash) }
         /// The key without the value's hash: how an entry written without one matches.
         var keyWithoutValue: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile) }
-        var times: Int { count ?? 1 }
+        package var times: Int { count ?? 1 }
 
         public static func < (a: Entry, b: Entry) -> Bool {
             (a.path, a.rule, a.keyPath ?? "", a.profile ?? "", a.valueHash ?? "") < (b.path, b.rule, b.keyPath ?? "", b.profile ?? "", b.valueHash ?? "")
@@ -77,34 +77,7 @@ public struct Baseline: Sendable, Hashable, Codable {
         self.findings = findings
     }
 
-    public enum LoadError: Error, CustomStringConvertible, Equatable {
-        case unreadable(String, String)
-        case invalid(String, String)
-        public var description: String {
-            switch self {
-            case .unreadable(let p, let why): return "cannot read the baseline \(p): \(why)"
-            case .invalid(let p, let why): return "the baseline \(p) is not valid: \(why)"
-            }
-        }
-    }
-
-    public static func load(path: String) throws(LoadError) -> Baseline {
-        let bytes: [UInt8]
-        do { bytes = try FileReader.read(path, limit: 64 << 20) } catch {
-            throw .unreadable(path, error == .notFound ? "no such file (write one with --write-baseline \(path))" : "\(error)")
-        }
-        let baseline: Baseline
-        do { baseline = try JSONDecoder().decode(Baseline.self, from: Data(bytes)) } catch {
-            throw .invalid(path, Self.describe(error))
-        }
-        guard baseline.version == 1 else { throw .invalid(path, "unsupported version \(baseline.version)") }
-        if let bad = baseline.findings.first(where: { $0.times < 1 }) {
-            throw .invalid(path, "count of \(bad.summary) must be at least 1")
-        }
-        return baseline
-    }
-
-    static func describe(_ error: Error) -> String {
+    package static func describe(_ error: Error) -> String {
         switch error as? DecodingError {
         case .keyNotFound(let key, let context)?:
             return "missing '\(key.stringValue)'\(Self.at(context.codingPath))"

@@ -12,7 +12,7 @@ extension Linter {
 
     /// The entitlements documents of `units` by path as shown, for their directives: files read
     /// from source, not a built product's signature.
-    static func documents(of units: [SigningUnit]) -> [String: PlistDocument] {
+    package static func documents(of units: [SigningUnit]) -> [String: PlistDocument] {
         var out: [String: PlistDocument] = [:]
         for unit in units where unit.artifact == nil && out[unit.entitlementsPath] == nil {
             out[unit.entitlementsPath] = unit.document

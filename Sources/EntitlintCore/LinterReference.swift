@@ -1,4 +1,3 @@
-import Dispatch
 public import PropertyList
 public import Provisioning
 
@@ -12,7 +11,10 @@ extension Linter {
     /// (a path from the lock is looked up only there, never opened);
     /// an entry that records no file, when the run walked the lock file's folder. `context`:
     /// units formed only to be compared with (a project's other targets), never reported on.
-    func referenceFindings(units: [SigningUnit], context: [SigningUnit], lock: LockFile?, options: LintOptions, cwd: String) -> [Finding] {
+    /// `walkedFolders`: the folders the run walked (absolute), asked for only when some entry is
+    /// unpaired; `isMissing`: whether nothing is at a path below one of them.
+    package func referenceFindings(units: [SigningUnit], context: [SigningUnit], lock: LockFile?, settings: CheckSettings, cwd: String,
+                                   walkedFolders: () -> [String], isMissing: (String) -> Bool) -> [Finding] {
         guard let lock, !lock.units.isEmpty else { return [] }
         let referenceRules = rules.compactMap { $0.asReferenceRule }
         guard !referenceRules.isEmpty else { return [] }
@@ -22,17 +24,17 @@ extension Linter {
         var out: [Finding] = []
         for unit in units {
             guard let name = renamed[unit.name], let entry = lock.units[name] else { continue }
-            let context = UnitContext(unit: unit, lock: lock, settings: options.settings, lockEntry: (name, entry))
+            let context = UnitContext(unit: unit, lock: lock, settings: settings, lockEntry: (name, entry))
             for rule in referenceRules { out += rule.check(context) }
         }
         out = Self.foldConfigurations(out, units: units)
         guard lock.reference == nil, !unpaired.isEmpty else { return out }
         let read = Set(all.map { Paths.absolute($0.entitlementsPath, cwd: cwd) })
-        let walked = options.paths.map { Paths.absolute($0, cwd: cwd) }.filter { Paths.kind($0) == .directory }
+        let walked = walkedFolders()
         func isWalked(_ path: String) -> Bool { walked.contains { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") } }
         let covered = unpaired.filter { name in
             if let file = lock.file(of: lock.units[name]!, cwd: cwd) {
-                return read.contains(file) || (isWalked(file) && Paths.kind(file) == .missing)
+                return read.contains(file) || (isWalked(file) && isMissing(file))
             }
             return lock.path.map { isWalked(Paths.absolute(Paths.directoryName($0), cwd: cwd)) } ?? false
         }
@@ -47,16 +49,38 @@ extension Linter {
         configuration?.resolve("entitlint.lock") ?? "entitlint.lock"
     }
 
-    static func loadLock(_ options: LintOptions) throws -> LockFile? {
-        guard options.readLock else { return nil }
-        if let lock = options.lock { return lock }
-        if let p = options.lockPath { return try LockFile.load(path: p) }
-        if let c = options.configuration, let p = c.lock {
-            let resolved = c.resolve(p)
-            return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
+
+}
+
+extension Linter {
+    /// One finding per place and message: the configurations of a target usually say the same thing
+    /// about the same line. Where they disagree, each message names its units.
+    package static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
+        struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String }
+        struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
+        var order: [Key] = []
+        var groups: [Key: (Finding, [String])] = [:]
+        for f in findings {
+            let key = Key(rule: f.rule, path: f.path, line: f.line, column: f.column, message: f.message)
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (f, f.unit.map { [$0] } ?? [])
+            } else if let u = f.unit, !groups[key]!.1.contains(u) {
+                groups[key]!.1.append(u)
+            }
         }
-        let standard = Self.defaultLockPath(options.configuration)
-        if Paths.kind(standard) == .file { return try LockFile.load(path: standard) }
-        return nil
+        var messagesPerPlace: [Place: Int] = [:]
+        for k in order { messagesPerPlace[Place(rule: k.rule, path: k.path, line: k.line, column: k.column), default: 0] += 1 }
+        var unitsPerPath: [String: Int] = [:]
+        for u in units { unitsPerPath[u.entitlementsPath, default: 0] += 1 }
+        return order.map { key in
+            var (f, names) = groups[key]!
+            let ambiguous = messagesPerPlace[Place(rule: key.rule, path: key.path, line: key.line, column: key.column)]! > 1
+            // Name the units when the finding is about some of the units of the file, not all.
+            if !names.isEmpty, ambiguous || names.count < unitsPerPath[key.path, default: 0] {
+                f.message += " (in \(names.joined(separator: ", ")))"
+            }
+            return f
+        }
     }
 }

@@ -1,14 +1,29 @@
-import Dispatch
 public import PropertyList
 public import Provisioning
+
+/// What the caller states about the units of a run: the flags (`--team-id`, `--bundle-id`,
+/// `--profile`) and the configuration. They take precedence over what a file or profile says.
+public struct StatedFacts: Sendable {
+    public var configuration: Configuration?
+    public var teamID: String?
+    public var bundleID: String?
+    public var profilePath: String?
+
+    public init(configuration: Configuration? = nil, teamID: String? = nil, bundleID: String? = nil, profilePath: String? = nil) {
+        self.configuration = configuration
+        self.teamID = teamID
+        self.bundleID = bundleID
+        self.profilePath = profilePath
+    }
+}
 
 /// Signing units from parsed documents, and the profile each is checked against.
 extension Linter {
 
     /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,
     /// then what the file itself says.
-    func makeUnit(path: String, shown: String, document: PlistDocument, options: LintOptions,
-                  profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
+    package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
+                          profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
         let config = options.configuration
         let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
         var app: Configuration.App?

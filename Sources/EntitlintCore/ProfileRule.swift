@@ -79,13 +79,6 @@ extension Linter {
         return out
     }
 
-    /// The profiles among `profiles` that were named as files on the command line (`paths`),
-    /// compared by absolute path.
-    static func namedProfiles(_ profiles: [ProfileFile], paths: [String], cwd: String) -> [ProfileFile] {
-        let named = Set(paths.map { Paths.absolute($0, cwd: cwd) })
-        return profiles.filter { named.contains(Paths.absolute($0.path, cwd: cwd)) }
-    }
-
     /// Checks one unit formed by the caller, as `lint` does: the unit rules, then the profile
     /// rules on its profile. Severities and `off` from the configuration apply; sorted.
     public func check(_ unit: SigningUnit, lock: LockFile? = nil, settings: CheckSettings = CheckSettings()) -> [Finding] {
@@ -100,10 +93,8 @@ extension Linter {
     /// forms units (for rule examples and library users).
     public func unit(document: PlistDocument, path: String, name: String? = nil, bundleID: String? = nil,
                      teamID: String? = nil, profile: ProfileFile? = nil) -> SigningUnit {
-        var options = LintOptions()
-        options.bundleID = bundleID
-        options.teamID = teamID
-        var unit = makeUnit(path: path, shown: path, document: document, options: options, profiles: profile.map { [$0] } ?? [],
+        var unit = makeUnit(path: path, shown: path, document: document, facts: StatedFacts(teamID: teamID, bundleID: bundleID),
+                            profiles: profile.map { [$0] } ?? [],
                             byAbs: [:], cwd: Paths.currentDirectory())
         if let name { unit.name = name }
         if let profile, unit.profile == nil {
@@ -115,39 +106,5 @@ extension Linter {
             unit.platform = profile.profile.isMacOS ? .macOS : .iOS
         }
         return unit
-    }
-
-    /// Lints the built products among `paths` with `reader`, checking each of their units with
-    /// the rules (findings in built binaries have no line: the key path says where).
-    func lintArtifacts(_ paths: [String], reader: any ArtifactReading, options: LintOptions, lock: LockFile?,
-                       cwd: String) -> ArtifactReadResult {
-        var total = ArtifactReadResult()
-        for path in paths {
-            let r = reader.read(path, shown: Paths.display(path, cwd: cwd), limits: options.limits)
-            total.findings += r.findings
-            total.profiles += r.profiles
-            total.paths += r.paths
-            for unit in r.units {
-                let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
-                for rule in rules {
-                    for var f in rule.check(context) {
-                        f.line = 0
-                        f.column = 0
-                        total.findings.append(f)
-                    }
-                }
-                total.units.append(unit)
-            }
-        }
-        return total
-    }
-}
-
-extension LintOptions {
-    /// The same options without `paths` among the inputs (built products read separately).
-    func without(paths removed: [String]) -> LintOptions {
-        var o = self
-        o.paths.removeAll { removed.contains($0) }
-        return o
     }
 }

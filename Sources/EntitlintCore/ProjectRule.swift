@@ -67,10 +67,10 @@ extension RuleExample {
 
 extension Linter {
     /// The project rules among `rules`.
-    var projectRules: [any ProjectRule] { rules.compactMap { $0.asProjectRule } }
+    package var projectRules: [any ProjectRule] { rules.compactMap { $0.asProjectRule } }
 
     /// Runs the project rules over `contexts`, keeping the findings about units in `scope` (names).
-    func runProjectRules(_ contexts: [UnitContext], scope: Set<String>) -> [Finding] {
+    package func runProjectRules(_ contexts: [UnitContext], scope: Set<String>) -> [Finding] {
         let projectRules = self.projectRules
         guard !projectRules.isEmpty, !contexts.isEmpty else { return [] }
         var out: [Finding] = []
@@ -93,10 +93,8 @@ extension Linter {
             for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }
         }
         findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
-        var options = LintOptions()
-        options.settings = settings
-        options.paths = []
-        findings += referenceFindings(units: units, context: [], lock: lock, options: options, cwd: Paths.currentDirectory())
+        findings += referenceFindings(units: units, context: [], lock: lock, settings: settings, cwd: Paths.currentDirectory(),
+                                      walkedFolders: { [] }, isMissing: { _ in false })
         return applySeverities(findings).sorted()
     }
 }

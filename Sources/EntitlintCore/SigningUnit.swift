@@ -242,7 +242,7 @@ public struct AccessGroupList: Sendable, Hashable {
 extension SigningUnit {
     /// Pairs the unit with `profile` and takes what the profile states: its App ID prefix, and
     /// the team and the bundle ID (an explicit App ID, no wildcard) when nothing else gave them.
-    mutating func takeFacts(of profile: ProfileFile) {
+    package mutating func takeFacts(of profile: ProfileFile) {
         self.profile = profile
         let prof = profile.profile
         if let prefix = prof.applicationIdentifierPrefixes.first { appIDPrefix = Fact(prefix, from: .profile(profile.path)) }
@@ -255,7 +255,7 @@ extension SigningUnit {
     /// With no App ID prefix from a profile or the entitlements: the Team ID (else the
     /// entitlements' `com.apple.developer.team-identifier`, which then is the team too), taken to
     /// be the prefix, and said to be assumed.
-    mutating func takeTeamAsAppIDPrefix() {
+    package mutating func takeTeamAsAppIDPrefix() {
         if appIDPrefix == nil, let team = teamID {
             appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
         }

@@ -7,8 +7,8 @@
 /// always next to one of width one; a pattern needing more characters than the string has is
 /// refused before any step. Together: at most (2 x length + 2) x (length + 1) steps, whatever the
 /// pattern (`**/**/**/...` or `*a*a*a...` of a megabyte included).
-struct WildcardProgram<Element: Equatable> {
-    enum Token {
+package struct WildcardProgram<Element: Equatable> {
+    package enum Token {
         /// This element.
         case literal(Element)
         /// Any one element but the separator (`?`).
@@ -29,7 +29,7 @@ struct WildcardProgram<Element: Equatable> {
     /// Elements the pattern needs at least: its tokens of width one.
     private(set) var width = 0
 
-    init(separator: Element, classes: [@Sendable (Element) -> Bool] = []) {
+    package init(separator: Element, classes: [@Sendable (Element) -> Bool] = []) {
         self.separator = separator
         self.classes = classes
     }
@@ -43,7 +43,7 @@ struct WildcardProgram<Element: Equatable> {
 
     /// Appends `t`, folding it into a zero-width token before it: `*` then `*` is `*`, anything
     /// with `**` is `**`, `**/` then `**/` is `**/`; `**/` then `*` is kept (each needs its own rule).
-    mutating func append(_ t: Token) {
+    package mutating func append(_ t: Token) {
         guard Self.isZeroWidth(t) else {
             tokens.append(t)
             width += 1
@@ -67,7 +67,7 @@ struct WildcardProgram<Element: Equatable> {
     }
 
     /// Whether the pattern matches all of `s`; `steps` counts the positions visited.
-    func matches(_ s: [Element], steps: inout Int) -> Bool {
+    package func matches(_ s: [Element], steps: inout Int) -> Bool {
         let n = s.count
         guard width <= n else { return false }
         var reach = [Bool](repeating: false, count: n + 1)
@@ -110,7 +110,7 @@ struct WildcardProgram<Element: Equatable> {
         return reach[n]
     }
 
-    func matches(_ s: [Element]) -> Bool {
+    package func matches(_ s: [Element]) -> Bool {
         var steps = 0
         return matches(s, steps: &steps)
     }

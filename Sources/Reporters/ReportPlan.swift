@@ -1,4 +1,5 @@
 public import EntitlintCore
+public import EntitlintWorkspace
 
 /// What one run prints and writes: the console format (`--format`) and any number of report
 /// files (`--report FORMAT:PATH`, repeatable). Everything is checked before linting starts, so a

@@ -1,4 +1,5 @@
 public import EntitlintCore
+public import EntitlintWorkspace
 
 /// The repository a run is in: code hosts (GitHub code scanning, GitHub annotations, GitLab Code
 /// Quality) resolve report paths against the repository root, while findings carry paths relative

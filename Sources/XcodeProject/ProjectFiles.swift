@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import PropertyList
 
 /// A unit a project defines, with the files it depends on (to decide which units a run's paths

@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import PropertyList
 
 /// What one target of an Xcode project compiles, as its `project.pbxproj` lists it (paths usable

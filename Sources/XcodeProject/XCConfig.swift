@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import PropertyList
 
 /// Build configuration files (`.xcconfig`), as Apple's "Configuration Settings File (xcconfig)

@@ -1,4 +1,5 @@
 public import EntitlintCore
+public import EntitlintWorkspace
 import PropertyList
 
 /// The xcconfig loader and the build-setting evaluator on one file, for the fuzz harness

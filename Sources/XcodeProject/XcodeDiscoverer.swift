@@ -1,4 +1,5 @@
 public import EntitlintCore
+public import EntitlintWorkspace
 import PropertyList
 #if canImport(Glibc)
 import Glibc

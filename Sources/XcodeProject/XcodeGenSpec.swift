@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import Foundation
 import PropertyList
 import Yams

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import EntitlintWorkspace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import EntitlintWorkspace
 
 struct InstallHook: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import EntitlintWorkspace
 import Reporters
 
 /// The `lint` command line read without swift-argument-parser, whose reflection over the command

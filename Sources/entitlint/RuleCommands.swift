@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import EntitlintWorkspace
 import Artifacts
 import XcodeProject
 import EntitlintRules

@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import EntitlintRules
 import Foundation
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 @_spi(Testing) import PropertyList
 
 /// Hostile patterns, limits and inputs whose cost must stay bounded: each generated here,

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 
 /// Inputs kept by `Scripts/fuzz.sh yaml-config` in `Tests/Fuzz/Regressions/yaml-config/`: each
 /// must give a configuration or a `ConfigError`, quickly, never crash.

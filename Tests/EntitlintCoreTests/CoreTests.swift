@@ -1,5 +1,6 @@
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 import PropertyList
 import Provisioning
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 
 /// `.gitignore` in folder walks (gitignore(5)), and the wildmatch under it.
 final class GitIgnoreTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 import EntitlintRules
 import PropertyList
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 
 /// The `glob` and `gitignore` fuzz harnesses. Inputs they kept (`Tests/Fuzz/Regressions/glob/`,
 /// `.../gitignore/`) go through the matchers as the harnesses send them, never crashing; their

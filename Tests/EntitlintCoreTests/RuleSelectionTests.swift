@@ -1,5 +1,6 @@
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 
 /// `--select`/`--ignore` and `select:`/`ignore:`/`per-file-ignores:`, resolved as ruff does.
 final class RuleSelectionTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import EntitlintCore
+@testable import EntitlintWorkspace
 import PropertyList
 
 /// `Paths.walk` reads folders in the file system's order and sorts once with `Paths.sorted`, a

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import EntitlintCore
+import EntitlintWorkspace
 import PropertyList
 @testable import XcodeProject
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import EntitlintCore
+import EntitlintWorkspace
 import XcodeProject
 
 /// The `openstep-plist` fuzz harness reads each input as a `project.pbxproj` and, when it parses,

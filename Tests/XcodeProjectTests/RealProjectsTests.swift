@@ -1,5 +1,6 @@
 import XCTest
 import EntitlintCore
+import EntitlintWorkspace
 @testable import XcodeProject
 
 /// Lints each of the 20 real open-source projects in `../shared/projects/` (see its SOURCES.md) as

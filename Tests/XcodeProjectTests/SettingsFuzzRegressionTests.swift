@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import EntitlintCore
+import EntitlintWorkspace
 @_spi(Fuzzing) import XcodeProject
 
 /// The `xcconfig` and `xcodegen` fuzz harnesses. Inputs they kept (`Tests/Fuzz/Regressions/xcconfig/`,

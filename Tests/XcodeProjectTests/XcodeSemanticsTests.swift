@@ -1,5 +1,6 @@
 import XCTest
 import EntitlintCore
+import EntitlintWorkspace
 import PropertyList
 @testable import XcodeProject
 

@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import FuzzSupport
 #if canImport(Glibc)
 import Glibc

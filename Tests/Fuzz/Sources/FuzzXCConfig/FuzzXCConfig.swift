@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import FuzzSupport
 @_spi(Fuzzing) import XcodeProject
 

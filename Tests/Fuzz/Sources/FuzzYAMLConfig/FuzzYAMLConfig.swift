@@ -1,4 +1,5 @@
 import EntitlintCore
+import EntitlintWorkspace
 import FuzzSupport
 
 /// libFuzzer entry point for `.entitlint.yml` (Yams, then Entitlint's key checks). The bytes are

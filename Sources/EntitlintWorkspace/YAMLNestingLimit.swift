@@ -1,3 +1,5 @@
+public import EntitlintCore
+
 /// A cheap upper bound of how deeply YAML text nests, checked before Yams reads it: Yams builds
 /// its node tree recursively, so `[[[[...` (a few hundred KB of it) in `.entitlint.yml`
 /// overflowed the stack and crashed the linter (found by fuzzing); so did it in an XcodeGen

@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Dispatch
 public import PropertyList
 import Provisioning
@@ -117,16 +118,6 @@ extension LintOptions {
 }
 
 extension Linter {
-    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml"].map { Array($0.utf8) }
-
-    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata` or `project.yml`: the
-    /// files a folder walk collects for the discoverer (cheap: an extension check first).
-    public static func isProjectMarker(_ path: String) -> Bool {
-        guard hasExtension(path, in: projectMarkerExtensions) else { return false }
-        let base = Paths.baseName(path)
-        return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base == "project.yml"
-    }
-
     /// Runs the discoverer, if any, with the project files the walk collected; they, and the
     /// entitlements files the units use, leave `files`.
     func discoverProjectUnits(_ options: LintOptions, files: inout [String], cwd: String) -> Discovery? {
@@ -244,37 +235,6 @@ extension Linter {
         probe.bundleID = d.bundleID
         guard let match = bestProfile(for: probe, among: committed) else { return (out, nil) }
         return (out, "automatic signing: Xcode chooses the profile; \(match.path), committed in the repository, is not assumed to be this target's")
-    }
-
-    /// One finding per place and message: the configurations of a target usually say the same thing
-    /// about the same line. Where they disagree, each message names its units.
-    static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
-        struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String }
-        struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
-        var order: [Key] = []
-        var groups: [Key: (Finding, [String])] = [:]
-        for f in findings {
-            let key = Key(rule: f.rule, path: f.path, line: f.line, column: f.column, message: f.message)
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = (f, f.unit.map { [$0] } ?? [])
-            } else if let u = f.unit, !groups[key]!.1.contains(u) {
-                groups[key]!.1.append(u)
-            }
-        }
-        var messagesPerPlace: [Place: Int] = [:]
-        for k in order { messagesPerPlace[Place(rule: k.rule, path: k.path, line: k.line, column: k.column), default: 0] += 1 }
-        var unitsPerPath: [String: Int] = [:]
-        for u in units { unitsPerPath[u.entitlementsPath, default: 0] += 1 }
-        return order.map { key in
-            var (f, names) = groups[key]!
-            let ambiguous = messagesPerPlace[Place(rule: key.rule, path: key.path, line: key.line, column: key.column)]! > 1
-            // Name the units when the finding is about some of the units of the file, not all.
-            if !names.isEmpty, ambiguous || names.count < unitsPerPath[key.path, default: 0] {
-                f.message += " (in \(names.joined(separator: ", ")))"
-            }
-            return f
-        }
     }
 
     /// The signing unit of a discovered one. Facts, first match wins: the flags, then the project's

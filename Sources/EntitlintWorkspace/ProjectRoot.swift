@@ -1,3 +1,5 @@
+public import EntitlintCore
+
 /// The folders a run may read because an input names a file: an xcconfig `#include`, a base
 /// configuration, an XcodeGen `include:` or path, a workspace's project, a target's entitlements
 /// file, a configuration's `lock:`, `baseline:`, `profiles:` and `apps:` paths, a symlinked file

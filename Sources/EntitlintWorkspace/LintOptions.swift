@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Dispatch
 public import PropertyList
 public import Provisioning
@@ -48,13 +49,6 @@ public struct LintOptions: Sendable {
     public init() {}
 }
 
-/// What a file turned into.
-public enum ParsedInput: Sendable {
-    case entitlements(PlistDocument)
-    case profile(ProvisioningProfile)
-    case failed(reason: String, location: SourceLocation)
-}
-
 public struct LintResult: Sendable {
     public var findings: [Finding]
     public var files: Int
@@ -94,7 +88,3 @@ extension LintResult {
     }
 }
 
-public struct UsageError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ d: String) { description = d }
-}

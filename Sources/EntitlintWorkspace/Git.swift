@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Dispatch
 import Foundation
 

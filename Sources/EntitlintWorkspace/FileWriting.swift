@@ -1,3 +1,4 @@
+public import EntitlintCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

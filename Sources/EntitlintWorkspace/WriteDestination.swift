@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

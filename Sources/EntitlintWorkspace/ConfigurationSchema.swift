@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Foundation
 
 /// The JSON Schema (draft-07) of `.entitlint.yml`, published as `Examples/entitlint.schema.json`

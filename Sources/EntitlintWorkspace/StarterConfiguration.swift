@@ -1,3 +1,4 @@
+public import EntitlintCore
 import Foundation
 import Yams
 public import PropertyList

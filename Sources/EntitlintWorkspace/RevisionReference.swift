@@ -1,3 +1,5 @@
+public import EntitlintCore
+
 /// `lint --against REV`: the reference point of `default-group-drift` taken from git instead of a
 /// lock file (DOMAIN.md section 4: "the same files at a git revision").
 ///

@@ -1,0 +1,197 @@
+import Yams
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import EntitlintCore
+
+/// Finding and reading `.entitlint.yml` (the values are `Configuration` in EntitlintCore).
+extension Configuration {
+    public struct ConfigError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var line: Int
+        public var reason: String
+        public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+    }
+
+    /// Looks for `.entitlint.yml` in `directory` and its parents.
+    public static func find(from directory: String) -> String? {
+        var dir = Paths.absolute(directory)
+        while true {
+            let candidate = (dir == "/" ? "" : dir) + "/" + fileName
+            if Paths.kind(candidate) == .file { return candidate }
+            if dir == "/" { return nil }
+            dir = Paths.directoryName(dir)
+        }
+    }
+
+    public static func load(path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(path, limit: 1 << 20) } catch {
+            throw ConfigError(path: path, line: 0, reason: "cannot read: \(error)")
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path, knownRules: knownRules)
+    }
+
+    public static func parse(_ text: String, path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
+        var config = Configuration()
+        config.path = path
+        let root: Node?
+        // Yams reads nesting recursively: bound it first (YAMLNestingLimit, found by fuzzing).
+        if let line = YAMLNestingLimit.firstLineDeeperThan(100, in: text) {
+            throw ConfigError(path: path, line: line, reason: "nested more than 100 levels deep: not a configuration")
+        }
+        do { root = try Yams.compose(yaml: text) } catch {
+            let problem = yamlProblem(error)
+            throw ConfigError(path: path, line: problem.line, reason: "not valid YAML: \(problem.text)")
+        }
+        guard let root else { return config }
+        func fail(_ node: Node, _ reason: String) -> ConfigError {
+            ConfigError(path: path, line: (node.mark?.line ?? 0), reason: reason)
+        }
+        func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
+            guard let s = node.scalar?.string else { throw fail(node, "'\(key)' must be a string") }
+            // A plain `1234567890`, `yes` or `~` is a number, a boolean or null to YAML (and to every
+            // other YAML tool reading the file, JSON Schema validators included): quoting says "string".
+            guard node.resolvedTagName == .str else {
+                throw fail(node, "'\(OutputText.excerpt(key))' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(OutputText.excerpt(s))\")")
+            }
+            return s
+        }
+        func strings(_ node: Node, _ key: String, _ what: String) throws(ConfigError) -> [String] {
+            guard let seq = node.sequence else { throw fail(node, "'\(key)' must be a list of \(what)") }
+            var out: [String] = []
+            for item in seq { out.append(try string(item, key)) }
+            return out
+        }
+        guard let top = root.mapping else { throw fail(root, "the configuration must be a mapping of keys") }
+        var seenKeys = Set<String>()
+        for (k, v) in top {
+            guard let key = k.scalar?.string else { throw fail(k, "keys must be strings") }
+            guard seenKeys.insert(key).inserted else { throw fail(k, "'\(key)' is given twice") }
+            switch key {
+            case "team":
+                config.team = try string(v, key)
+            case "lock":
+                config.lock = try string(v, key)
+            case "exclude":
+                config.exclude = try strings(v, key, "globs").map(Glob.init)
+            case "profiles":
+                config.profiles = try strings(v, key, "folders or files of provisioning profiles")
+            case "external-groups":
+                config.externalGroups = try strings(v, key, "keychain access groups or app groups")
+            case "profile-expiring-days":
+                guard v.resolvedTagName == .int, let n = v.int, n > 0, n <= 3650 else {
+                    throw fail(v, "'profile-expiring-days' must be a whole number of days from 1 to 3650, not '\(OutputText.excerpt(v.scalar?.string ?? "a collection"))'")
+                }
+                config.profileExpiringDays = n
+            case "baseline":
+                config.baseline = try string(v, key)
+            case "fail-on":
+                let raw = try string(v, key)
+                guard let level = Severity(rawValue: raw) else {
+                    throw fail(v, "'fail-on' must be error, warning or note, not '\(OutputText.excerpt(raw))'")
+                }
+                config.failOn = level
+            case "limits":
+                guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
+                for (lk, lv) in map {
+                    guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
+                        let given = lk.scalar?.string ?? ""
+                        throw fail(lk, "unknown limit '\(OutputText.excerpt(given))'\(Suggestion.hint(for: given, in: RunLimits.names)) (known: \(RunLimits.names.joined(separator: ", ")))")
+                    }
+                    guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
+                    guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
+                        throw fail(lv, "limits.\(name) must be a positive whole number, not '\(OutputText.excerpt(lv.scalar?.string ?? "a collection"))'")
+                    }
+                    config.limits[name] = n
+                }
+            case "variables":
+                guard let map = v.mapping else { throw fail(v, "'variables' must be a mapping of NAME: value") }
+                for (vk, vv) in map {
+                    guard let name = vk.scalar?.string else { throw fail(vk, "variable names must be strings") }
+                    config.variables[name] = try string(vv, "variables.\(name)")
+                }
+            case "rules":
+                guard let map = v.mapping else { throw fail(v, "'rules' must be a mapping of rule-id: error|warning|note|off") }
+                for (rk, rv) in map {
+                    guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
+                    guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
+                    guard knownRules.contains(id) else {
+                        throw fail(rk, "unknown rule '\(OutputText.excerpt(id))'\(Suggestion.hint(for: id, in: knownRules.sorted())) (see `entitlint rules`)")
+                    }
+                    // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
+                    let raw = rv.scalar?.string ?? ""
+                    let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
+                    let normalized = isFalse ? "off" : rv.resolvedTagName == .str ? raw : ""
+                    guard let setting = RuleSetting(rawValue: normalized) else {
+                        throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(OutputText.excerpt(raw))'")
+                    }
+                    config.rules[id] = setting
+                }
+            case "select":
+                config.select = try ruleIDs(v, key, knownRules: knownRules, fail: fail)
+            case "ignore":
+                config.ignore = try ruleIDs(v, key, knownRules: knownRules, fail: fail)
+            case "per-file-ignores":
+                config.perFileIgnores = try perFileIgnores(v, knownRules: knownRules, fail: fail)
+            case "apps":
+                guard let seq = v.sequence else { throw fail(v, "'apps' must be a list") }
+                for item in seq {
+                    guard let map = item.mapping else { throw fail(item, "each app must be a mapping") }
+                    var app = App(entitlements: "")
+                    var hasEntitlements = false
+                    var seenAppKeys = Set<String>()
+                    for (ak, av) in map {
+                        guard let akey = ak.scalar?.string else { throw fail(ak, "keys must be strings") }
+                        guard seenAppKeys.insert(akey).inserted else { throw fail(ak, "'apps.\(akey)' is given twice") }
+                        switch akey {
+                        case "name": app.name = try string(av, "apps.name")
+                        case "entitlements": app.entitlements = try string(av, "apps.entitlements"); hasEntitlements = true
+                        case "bundle-id": app.bundleID = try string(av, "apps.bundle-id")
+                        case "profile": app.profile = try string(av, "apps.profile")
+                        case "team": app.team = try string(av, "apps.team")
+                        default: throw fail(ak, "unknown key 'apps.\(OutputText.excerpt(akey))'\(Suggestion.hint(for: akey, in: Self.knownAppKeys)) (known: \(Self.knownAppKeys.joined(separator: ", ")))")
+                        }
+                    }
+                    guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
+                    config.apps.append(app)
+                }
+            default:
+                throw fail(k, "unknown key '\(OutputText.excerpt(key))'\(Suggestion.hint(for: key, in: Self.knownKeys)) (known: \(Self.knownKeys.joined(separator: ", ")))")
+            }
+        }
+        return config
+    }
+
+    /// What YAML made of a plain scalar that is not a string, for messages.
+    static func yamlTypeName(_ node: Node) -> String {
+        switch node.resolvedTagName {
+        case .int: return "a number"
+        case .float: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        case .timestamp: return "a date"
+        default: return "'\(node.resolvedTagName.rawValue)'"
+        }
+    }
+
+    /// What a YAML error says without the lines of the document that Yams quotes after it: the
+    /// kind, the problem and where (libyaml's texts, which hold none of the document). The
+    /// document may be anything a reference named, so nothing of it is repeated.
+    public static func yamlProblem(_ error: Error) -> (line: Int, text: String) {
+        guard let e = error as? YamlError else { return (0, "not YAML") }
+        func describe(_ stage: String, _ context: YamlError.Context?, _ problem: String, _ mark: Mark) -> (Int, String) {
+            let during = context.map { "\($0.text) (line \($0.mark.line)), " } ?? ""
+            return (mark.line, OutputText.excerpt("\(stage): \(during)\(problem) at line \(mark.line), column \(mark.column)", limit: 200))
+        }
+        switch e {
+        case .scanner(let context, let problem, let mark, _): return describe("scanner", context, problem, mark)
+        case .parser(let context, let problem, let mark, _): return describe("parser", context, problem, mark)
+        case .composer(let context, let problem, let mark, _): return describe("composer", context, problem, mark)
+        case .reader(let problem, _, _, _): return (0, OutputText.excerpt("reader: \(problem)", limit: 200))
+        default: return (0, "not YAML")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+public import EntitlintCore
+
+/// The lock file a run reads, and what moved since it.
+extension Linter {
+    static func loadLock(_ options: LintOptions) throws -> LockFile? {
+        guard options.readLock else { return nil }
+        if let lock = options.lock { return lock }
+        if let p = options.lockPath { return try LockFile.load(path: p) }
+        if let c = options.configuration, let p = c.lock {
+            let resolved = c.resolve(p)
+            return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
+        }
+        let standard = Self.defaultLockPath(options.configuration)
+        if Paths.kind(standard) == .file { return try LockFile.load(path: standard) }
+        return nil
+    }
+
+    /// For each unit (by name) whose default access group moved since the reference of the run
+    /// (`options.lock` from `--against`, else the lock file `lint` reads), the old and new
+    /// defaults that `default-group-drift` reports, and the reference (`lock file`, or the
+    /// revision as `--against` names it): units are paired with entries as the rule pairs them
+    /// (`LockFile.pair`), and compared in the same form (`DefaultGroupComparison`). Empty when
+    /// there is no reference. Units formed only as context of the run are not passed here, so an
+    /// entry of such a unit could pair with a renamed unit that the linter would not pair it with.
+    public static func defaultMoves(units: [SigningUnit], options: LintOptions,
+                                    cwd: String = Paths.currentDirectory()) throws(UsageError)
+        -> [String: (from: String, to: String, reference: String)] {
+        var reading = options
+        reading.readLock = true
+        let lock: LockFile?
+        do { lock = try loadLock(reading) } catch { throw UsageError("\(error)") }
+        guard let lock, !lock.units.isEmpty else { return [:] }
+        let used = units.filter { !$0.isUnused }
+        let (renamed, _) = lock.pair(used, all: Set(used.map(\.name)), cwd: cwd)
+        var out: [String: (from: String, to: String, reference: String)] = [:]
+        for unit in used {
+            let context = UnitContext(unit: unit, lock: lock, settings: options.settings,
+                                      lockEntry: renamed[unit.name].flatMap { name in lock.units[name].map { (name, $0) } })
+            guard let (_, entry) = context.lockEntry,
+                  let comparison = DefaultGroupComparison(entry: entry, unit: unit, list: context.accessGroups),
+                  comparison.cause != nil else { continue }
+            out[unit.name] = (comparison.oldDefault, comparison.newDefault, lock.reference ?? "lock file")
+        }
+        return out
+    }
+}

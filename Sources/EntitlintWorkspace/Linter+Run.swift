@@ -1,0 +1,202 @@
+import Dispatch
+public import EntitlintCore
+public import PropertyList
+public import Provisioning
+
+/// A whole run over files and folders (DESIGN.md section 1): inputs -> documents -> signing
+/// units -> rules -> findings. Each step below is one stage; their order is the run's.
+extension Linter {
+    /// Runs the whole pipeline.
+    public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
+        // Built products named on the command line go to the artifact reader, the rest as usual.
+        let artifactPaths = Self.artifactPaths(options)
+        let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
+        let cwd = Paths.currentDirectory()
+        var walk = WalkReport()
+        var files = try collectFiles(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
+                                     nestedConfigurations: &walk.nestedFolders)
+        let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
+        let extraProfiles = try Self.extraProfiles(options, discovery: discovery)
+        let allPaths = Self.withExtraProfiles(files, extraProfiles, cwd: cwd)
+        let parsed = options.virtualFiles?.parse(allPaths, limits: options.limits, cwd: cwd)
+            ?? Self.parseAll(allPaths, limits: options.limits, maxTotalBytes: options.maxTotalBytes, jobs: options.workers)
+        let byAbs = Self.profilesByAbsolutePath(allPaths, parsed, cwd: cwd)
+        var findings = walk.findings(cwd: cwd)
+        var (profiles, documents) = Self.sortParsed(allPaths, parsed, findings: &findings, cwd: cwd)
+
+        let lock: LockFile?
+        do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
+
+        var units = lintLooseUnits(documents, options: options, profiles: profiles, byAbs: byAbs, discovery: discovery,
+                                   lock: lock, findings: &findings, cwd: cwd)
+        let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles,
+                                       walkedProfiles: Self.walkedProfiles(files, options: options, extraProfiles: extraProfiles, cwd: cwd),
+                                       byAbs: byAbs, lock: lock, cwd: cwd)
+        units += project.units
+        findings += project.findings
+        var checkedPaths = withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)
+        if let reader = options.artifactReader, !artifactPaths.isEmpty {
+            let built = lintArtifacts(artifactPaths, reader: reader, options: options, lock: lock, cwd: cwd)
+            findings += built.findings
+            units += built.units
+            profiles += built.profiles
+            checkedPaths += built.paths
+        }
+        findings += referenceFindings(units: units, context: project.context, lock: lock, options: options, cwd: cwd)
+        findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? []), cwd: cwd),
+                                    settings: options.settings)
+        findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
+        let omitted = max(0, findings.count - options.maxFindings)
+        findings = Self.capped(findings, at: options.maxFindings)
+        var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
+                                paths: checkedPaths, omittedFindings: omitted)
+        result.nestedConfigurationFolders = walk.nestedFolders
+        result.codeIndex = project.codeIndex
+        return result
+    }
+
+    /// The built products among the inputs, for the artifact reader (none from a revision's files).
+    private static func artifactPaths(_ options: LintOptions) -> [String] {
+        options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
+    }
+
+    /// What the folder walks met besides the files they collected.
+    private struct WalkReport {
+        var refusedLinks: [String] = []
+        var unreadable: [(String, String)] = []
+        var nestedFolders: [String] = []
+
+        /// A folder the walk could not read is a finding: a run over only such folders must not
+        /// pass as "no problems". So is a link leading out of the project.
+        func findings(cwd: String) -> [Finding] {
+            unreadable.map { path, why in
+                Finding(rule: "parse-error", severity: .error, message: "cannot read the folder: \(why); the files in it are not checked",
+                        path: Paths.display(path, cwd: cwd))
+            } + refusedLinks.map {
+                Finding(rule: "parse-error", severity: .error, message: "a symbolic link that leads outside the project root: not followed, not read",
+                        path: Paths.display($0, cwd: cwd), line: 0, column: 0)
+            }
+        }
+    }
+
+    /// The profiles read besides the inputs: `--profile`, the configuration apps' `profile:`,
+    /// its `profiles:`, the `--profiles` folders and (for a run with project units) the standard
+    /// folders. A missing one is a usage error.
+    private static func extraProfiles(_ options: LintOptions, discovery: Discovery?) throws(UsageError) -> [String] {
+        var extraProfiles: [String] = []
+        if let p = options.profilePath { extraProfiles.append(p) }
+        for app in options.configuration?.apps ?? [] {
+            if let p = app.profile, let config = options.configuration { extraProfiles.append(config.resolve(p)) }
+        }
+        extraProfiles += try options.configuredProfiles()
+        extraProfiles += try options.profileFolderPaths(standard: discovery?.units.isEmpty == false)
+        for p in extraProfiles where options.kind(p) == .missing {
+            throw UsageError("no such profile: \(p)")
+        }
+        return extraProfiles
+    }
+
+    /// The files to parse: the collected ones, plus the extra profiles not among them (sorted then).
+    private static func withExtraProfiles(_ files: [String], _ extraProfiles: [String], cwd: String) -> [String] {
+        guard !extraProfiles.isEmpty else { return files }
+        var allPaths = files
+        let inputSet = Set(files.map { Paths.absolute($0, cwd: cwd) })
+        for p in extraProfiles where !inputSet.contains(Paths.absolute(p, cwd: cwd)) { allPaths.append(p) }
+        return Array(Set(allPaths)).sorted()
+    }
+
+    /// Profiles by absolute path, for explicit pairing (`--profile`, config `profile:`).
+    private static func profilesByAbsolutePath(_ paths: [String], _ parsed: [ParsedInput], cwd: String) -> [String: ParsedInput] {
+        var byAbs: [String: ParsedInput] = [:]
+        for (p, r) in zip(paths, parsed) {
+            if case .profile = r { byAbs[Paths.absolute(p, cwd: cwd)] = r }
+        }
+        return byAbs
+    }
+
+    /// The parsed files as profiles and entitlements documents; a file that failed is a finding.
+    private static func sortParsed(_ paths: [String], _ parsed: [ParsedInput], findings: inout [Finding], cwd: String)
+        -> (profiles: [ProfileFile], documents: [(path: String, shown: String, doc: PlistDocument)]) {
+        var profiles: [ProfileFile] = []
+        var documents: [(path: String, shown: String, doc: PlistDocument)] = []
+        for (path, result) in zip(paths, parsed) {
+            let shown = Paths.display(path, cwd: cwd)
+            switch result {
+            case .failed(let reason, let loc):
+                findings.append(Finding(rule: "parse-error", severity: .error,
+                                        message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)",
+                                        path: shown, line: loc.line, column: loc.column))
+            case .profile(let p):
+                profiles.append(ProfileFile(path: shown, profile: p))
+            case .entitlements(let doc):
+                documents.append((path, shown, doc))
+            }
+        }
+        return (profiles, documents)
+    }
+
+    /// The signing unit of each loose entitlements file and the findings of the per-unit rules on
+    /// it, one file per task, on every core. Each task writes its unit straight into the result
+    /// array (a SigningUnit is over a kilobyte: no second copy of them all, which was a fifth of
+    /// the peak memory on 10,000 files). A file inside a project's folder that no target uses is
+    /// unused: only the fact-free rules check it.
+    private func lintLooseUnits(_ documents: [(path: String, shown: String, doc: PlistDocument)], options: LintOptions,
+                                profiles: [ProfileFile], byAbs: [String: ParsedInput], discovery: Discovery?, lock: LockFile?,
+                                findings: inout [Finding], cwd: String) -> [SigningUnit] {
+        let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: documents.count)
+        perUnit.initialize(repeating: [])
+        defer { perUnit.deallocate() }
+        nonisolated(unsafe) let slots = perUnit
+        nonisolated(unsafe) let docs = documents
+        nonisolated(unsafe) let parsedByPath = byAbs
+        let knownProfiles = profiles
+        let facts = options.statedFacts
+        let projectFolders = discovery?.units.isEmpty == false ? discovery! : Discovery()
+        let units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer
+            let work: @Sendable (Int) -> Void = { i in
+                let d = docs[i]
+                var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, facts: facts,
+                                         profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
+                if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(Paths.absolute(d.path, cwd: cwd)) {
+                    unit.isUnused = true
+                }
+                let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
+                var found: [Finding] = []
+                for rule in self.rules where !unit.isUnused || Self.factFreeRules.contains(type(of: rule).description.id) {
+                    // Most rules find nothing: appending their empty array still made a new
+                    // buffer for `found` every time.
+                    let result = rule.check(context)
+                    if !result.isEmpty { found += result }
+                }
+                slots[i] = found
+                (out.baseAddress! + i).initialize(to: unit)
+            }
+            Parallel.forEach(documents.count, jobs: options.workers, work)
+            initialized = documents.count
+        }
+        for found in perUnit { findings += found }
+        return units
+    }
+
+    /// Profiles found by walking a folder (committed in the repository), not named by the user.
+    private static func walkedProfiles(_ files: [String], options: LintOptions, extraProfiles: [String], cwd: String) -> Set<String> {
+        let named = Set(options.paths.map { Paths.absolute($0, cwd: cwd) } + extraProfiles.map { Paths.absolute($0, cwd: cwd) })
+        return Set(files.filter(isProfilePath).map { Paths.absolute($0, cwd: cwd) }).subtracting(named)
+    }
+
+    /// The reference rules of a run (`referenceFindings(units:context:lock:settings:...)`), with
+    /// the folders the run walked looked up on disk.
+    func referenceFindings(units: [SigningUnit], context: [SigningUnit], lock: LockFile?, options: LintOptions, cwd: String) -> [Finding] {
+        referenceFindings(units: units, context: context, lock: lock, settings: options.settings, cwd: cwd,
+                          walkedFolders: { options.paths.map { Paths.absolute($0, cwd: cwd) }.filter { Paths.kind($0) == .directory } },
+                          isMissing: { Paths.kind($0) == .missing })
+    }
+}
+
+extension LintOptions {
+    /// The facts the flags and the configuration state about the units.
+    public var statedFacts: StatedFacts {
+        StatedFacts(configuration: configuration, teamID: teamID, bundleID: bundleID, profilePath: profilePath)
+    }
+}
