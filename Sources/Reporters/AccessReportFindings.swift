@@ -48,7 +48,9 @@ extension AccessReport {
     mutating func attach(_ findings: [Finding], units signingUnits: [SigningUnit]) {
         guard !findings.isEmpty else { return }
         let index = Linter.UnitIndex(signingUnits)
-        let position = Dictionary(uniqueKeysWithValues: units.enumerated().map { ($0.element.name, $0.offset) })
+        // Unit names are unique in a run; should two ever agree, the first keeps the marks
+        // rather than the report failing.
+        let position = Dictionary(units.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var groupMarks: [String: [Mark]] = [:]
         for f in findings {
             for name in Linter.unitNames(of: f, in: index) {

@@ -393,9 +393,22 @@ struct DiscoverySession {
         }
         var shownFiles: [String] = []
         var projectsInScope = Set<String>()
-        for u in units {
+        // Names are unique in a run (the lock file and the report key units by name): a target
+        // name that several projects share is qualified by its project's name, and where two
+        // projects share that too (a Flutter app's ios/Runner and macos/Runner), by the folder
+        // holding the project as well.
+        let qualified = units.map { counts[$0.unit.name]!.count > 1 ? "\($0.unit.origin.projectName)/\($0.unit.name)" : $0.unit.name }
+        var qualifiedCounts: [String: Int] = [:]
+        for q in qualified { qualifiedCounts[q, default: 0] += 1 }
+        for (i, u) in units.enumerated() {
             var unit = u.unit
-            if counts[unit.name]!.count > 1 { unit.name = "\(unit.origin.projectName)/\(unit.name)" }
+            unit.name = qualified[i]
+            if qualifiedCounts[qualified[i]]! > 1 {
+                let file = unit.origin.projectFile
+                let project = file.hasSuffix(".pbxproj") ? Paths.directoryName(file) : file
+                let folder = Paths.directoryName(project)
+                if !folder.isEmpty && folder != "." { unit.name = "\(folder)/\(qualified[i])" }
+            }
             d.units.append(unit)
             guard unit.inScope else { continue }
             projectsInScope.insert(unit.origin.projectFile)

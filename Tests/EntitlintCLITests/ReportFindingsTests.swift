@@ -23,6 +23,25 @@ final class ReportFindingsTests: XCTestCase {
         return r.stdout
     }
 
+    /// Two copies of one Xcode project in two folders (as a Flutter app's `ios/` and `macos/`
+    /// Runner projects): every unit keeps its own name and its own findings, in every format.
+    func testProjectsOfTheSameNameInTwoFoldersGiveOneUnitEach() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        for folder in ["ios", "macos"] {
+            try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Examples/AppSuite"), to: dir.appendingPathComponent(folder))
+        }
+        for format in ["text", "markdown", "json", "dot", "html"] {
+            let r = try CLI.run(["report", "--format", format], in: dir)
+            XCTAssertEqual(r.status, 0, "\(format): \(r.stderr)")
+        }
+        let json = try CLI.run(["report", "--format", "json"], in: dir).stdout
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let names = try XCTUnwrap(object["units"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        XCTAssertEqual(names.count, 16, "8 units in each copy")
+        XCTAssertEqual(Set(names).count, names.count, "\(names)")
+        XCTAssertTrue(names.contains("ios/AppSuite/AppOne (Debug)") && names.contains("macos/AppSuite/AppOne (Debug)"), "\(names)")
+    }
+
     func testTextMarksTheUnitItsEntriesAndTheGroups() throws {
         let dir = try problemFolder()
         let lint = try CLI.run(["lint", "."] + facts, in: dir)

@@ -169,4 +169,22 @@ final class DiscoveryTests: XCTestCase {
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.name).sorted(), ["One/App (Release)", "Two/App (Release)"])
     }
+
+    /// A Flutter app has `ios/Runner.xcodeproj` and `macos/Runner.xcodeproj`, both with a target
+    /// `Runner`: the project's name alone does not tell their units apart, the folder does.
+    func testProjectsOfTheSameNameInTwoFoldersAreNamedWithTheirFolder() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        for platform in ["ios", "macos"] {
+            var p = ProjectFixture()
+            p.name = "Runner"
+            p.targets = [.init(name: "Runner", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.\(platform)")])])]
+            try p.write(to: dir.appendingPathComponent(platform))
+        }
+        let result = try Fixture.lint([dir.path])
+        let names = result.units.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count, "unit names are unique: \(names)")
+        XCTAssertEqual(names.count, 2)
+        XCTAssertTrue(names.contains { $0.hasSuffix("ios/Runner/Runner (Release)") && !$0.contains("macos") }, "\(names)")
+        XCTAssertTrue(names.contains { $0.hasSuffix("macos/Runner/Runner (Release)") }, "\(names)")
+    }
 }
