@@ -21,9 +21,10 @@ public struct StatedFacts: Sendable {
 extension Linter {
 
     /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,
-    /// then what the file itself says.
+    /// then what the file itself says. The unit is named by its config app, else `fileName`
+    /// (default: the file's name without extension).
     package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
-                          profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String) -> SigningUnit {
+                          profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil) -> SigningUnit {
         let config = options.configuration
         let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
         var app: Configuration.App?
@@ -31,7 +32,7 @@ extension Linter {
             let abs = Paths.absolute(path, cwd: cwd)
             app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
         }
-        var unit = SigningUnit(name: app?.name ?? Paths.stem(path), entitlementsPath: shown, document: document,
+        var unit = SigningUnit(name: app?.name ?? fileName ?? Paths.stem(path), entitlementsPath: shown, document: document,
                                variables: config?.variables ?? [:])
         let ent = unit.entitlements
 
@@ -98,3 +99,21 @@ extension Linter {
         return best?.0
     }
 }
+
+extension Linter {
+    /// The names of files' units when no config app names them: the file's name without
+    /// extension, or, where several files share that name (`macbox/afproxy.entitlements` and
+    /// `macbox/afproxy/afproxy.entitlements`), the path as shown without extension, so that the
+    /// names of a run stay unique (the lock file and the report key units by name).
+    package static func fileUnitNames(_ shownPaths: [String]) -> [String] {
+        let stems = shownPaths.map(Paths.stem)
+        var counts: [String: Int] = [:]
+        for s in stems { counts[s, default: 0] += 1 }
+        return zip(shownPaths, stems).map { shown, stem in
+            guard counts[stem]! > 1 else { return stem }
+            let base = Paths.baseName(shown)
+            return String(shown.dropLast(base.count - stem.count))
+        }
+    }
+}
+

@@ -152,12 +152,13 @@ extension Linter {
         let knownProfiles = profiles
         let facts = options.statedFacts
         let projectFolders = discovery?.units.isEmpty == false ? discovery! : Discovery()
+        let names = Self.fileUnitNames(documents.map(\.shown))
         let units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             let work: @Sendable (Int) -> Void = { i in
                 let d = docs[i]
                 var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, facts: facts,
-                                         profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd)
+                                         profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd, fileName: names[i])
                 if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(Paths.absolute(d.path, cwd: cwd)) {
                     unit.isUnused = true
                 }

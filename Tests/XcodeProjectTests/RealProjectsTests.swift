@@ -115,6 +115,9 @@ final class RealProjectsTests: XCTestCase {
             let want = (Self.expected[folder] ?? []).map { "\($0.rule) \($0.severity.rawValue) \($0.place)" }.sorted()
             XCTAssertEqual(got, want, "\(folder):\n" + result.findings.map { "\($0.path):\($0.line): \($0.severity.rawValue): \($0.message) [\($0.rule)]" }.joined(separator: "\n"))
             XCTAssertFalse(result.findings.contains { $0.severity == .error }, "\(folder) would fail the run with no real defect")
+            // The lock file and the report key units by name.
+            let names = result.units.map(\.name)
+            XCTAssertEqual(Set(names).count, names.count, "\(folder): two units share a name")
         }
     }
 }
