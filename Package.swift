@@ -52,7 +52,7 @@ let package = Package(
             "EntitlintCore", "PropertyList", "Provisioning",
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
         ]),
-        .target(name: "Reporters", dependencies: ["EntitlintCore"]),
+        .target(name: "Reporters", dependencies: ["EntitlintCore", "PropertyList"]),
         .executableTarget(
             name: "entitlint",
             dependencies: [
@@ -78,19 +78,21 @@ let package = Package(
             dependencies: ["entitlint"],
             path: "Sources/EntitlintPlugin"
         ),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-        .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode"]),
+        // What several test targets share (finding the fuzz harnesses' inputs); not a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
+        .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode", "TestSupport"]),
         .testTarget(name: "ProvisioningTests", dependencies: [
-            "Provisioning", "PropertyList",
+            "Provisioning", "PropertyList", "TestSupport",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
+        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
         .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules", "entitlint",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
-        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning"]),
-        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning",
+        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
+        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport",
                                                            .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib"]),
     ]
 )

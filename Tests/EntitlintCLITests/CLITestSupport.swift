@@ -83,6 +83,29 @@ enum CLI {
 
         """
     }
+
+    /// Starts the CLI once per argument list, all at once in `dir`, output discarded, and waits for
+    /// every run: how the tests make writers race. The exit statuses, in the lists' order.
+    static func runAtOnce(_ argumentLists: [[String]], in dir: URL) throws -> [Int32] {
+        let processes = argumentLists.map { arguments in
+            let p = Process()
+            p.executableURL = executable
+            p.arguments = arguments
+            p.currentDirectoryURL = dir
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            return p
+        }
+        for p in processes { try p.run() }
+        return processes.map { p in p.waitUntilExit(); return p.terminationStatus }
+    }
+
+    /// The `units` object of `dir/entitlint.lock`, read as JSON.
+    static func lockedUnits(in dir: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: dir.appendingPathComponent("entitlint.lock"))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(json["units"] as? [String: Any], "\(json.keys)")
+    }
 }
 
 extension XCTestCase {
