@@ -78,7 +78,7 @@ let package = Package(
             dependencies: ["entitlint"],
             path: "Sources/EntitlintPlugin"
         ),
-        // What several test targets share (finding the fuzz harnesses' inputs); not a product.
+        // What several test targets share (the fuzz harnesses' inputs, the report schema validators); not a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
         .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode", "TestSupport"]),
@@ -88,9 +88,9 @@ let package = Package(
         ]),
         .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "PropertyList", "Provisioning", "Reporters"]),
-        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules", "entitlint",
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "Reporters", "EntitlintRules", "entitlint", "TestSupport",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintRules", "TestSupport"]),
         .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport",
                                                            .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib"]),
