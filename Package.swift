@@ -57,7 +57,7 @@ let package = Package(
             "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
         ]),
-        .target(name: "Reporters", dependencies: ["EntitlintCore", "EntitlintWorkspace"]),
+        .target(name: "Reporters", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList"]),
         .executableTarget(
             name: "entitlint",
             dependencies: [
@@ -83,19 +83,21 @@ let package = Package(
             dependencies: ["entitlint"],
             path: "Sources/EntitlintPlugin"
         ),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-        .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode"]),
+        // What several test targets share (the fuzz harnesses' inputs, the report schema validators); not a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
+        .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode", "TestSupport"]),
         .testTarget(name: "ProvisioningTests", dependencies: [
-            "Provisioning", "PropertyList",
+            "Provisioning", "PropertyList", "TestSupport",
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning"]),
+        .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "Reporters"]),
-        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint",
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules"]),
-        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning"]),
-        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning",
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "TestSupport"]),
+        .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
+        .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport",
                                                            .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib"]),
     ]
 )

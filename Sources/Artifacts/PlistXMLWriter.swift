@@ -41,18 +41,8 @@ public enum PlistXMLWriter {
         }
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { s.replacing(characters: escapes) }
+    static let escapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
 
     static func base64(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")

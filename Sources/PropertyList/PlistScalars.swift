@@ -159,18 +159,3 @@ enum PlistScalars {
         return s.replacingNewlines()
     }
 }
-
-extension String {
-    func replacingNewlines() -> String {
-        var out = ""
-        for ch in self {
-            switch ch {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-}

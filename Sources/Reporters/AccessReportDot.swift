@@ -1,22 +1,14 @@
 import Foundation
+import PropertyList
 
 /// Graphviz: units (boxes) linked to the groups they can reach (keychain groups blue, app groups
 /// green); the default group's edge is bold; dashed edges labelled `code` go to the groups each
 /// unit's code names (AccessReportCode.dot). A unit, group or edge with findings is outlined in
 /// its worst severity's colour (a moved default counts as an error), and a legend cluster says so.
 enum AccessReportDot {
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for c in s {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// A DOT string literal: quotes and backslashes escaped, line breaks as `\n`.
+    static func quote(_ s: String) -> String { "\"" + s.replacing(characters: quoteEscapes) + "\"" }
+    static let quoteEscapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"]
 
     /// ` color="#de350b", penwidth=2` for the worst severity of `marks`, else nothing.
     static func severity(_ marks: [AccessReport.Mark], moved: Bool = false) -> String {

@@ -99,22 +99,10 @@ extension Array where Element == AccessReport.Mark {
 
 /// Colours of severities, shared by the formats that draw them.
 enum SeverityColour {
-    static func hex(_ s: Severity) -> String {
-        switch s {
-        case .error: return "#de350b"
-        case .warning: return "#ff8b00"
-        case .note: return "#6554c0"
-        }
-    }
+    static func hex(_ s: Severity) -> String { s.named(error: "#de350b", warning: "#ff8b00", note: "#6554c0") }
 
     /// ANSI SGR for a terminal.
-    static func ansi(_ s: Severity) -> String {
-        switch s {
-        case .error: return "\u{1B}[1;31m"
-        case .warning: return "\u{1B}[33m"
-        case .note: return "\u{1B}[36m"
-        }
-    }
+    static func ansi(_ s: Severity) -> String { s.named(error: "\u{1B}[1;31m", warning: "\u{1B}[33m", note: "\u{1B}[36m") }
 
     static let reset = "\u{1B}[0m"
 }

@@ -1,23 +1,12 @@
+import PropertyList
+
 /// One self-contained HTML page (inline CSS, no script, no external asset): the sharing matrix as
 /// a grid of dots, units down the side (grouped by target), groups across the top (keychain groups
 /// in blue, app groups in green, shared ones first), the default group of each unit a filled dot;
 /// then one card per unit with its facts and ordered access-group list.
 enum AccessReportHTML {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.count)
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { s.replacing(characters: escapes) }
+    static let escapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
 
     static let style = """
     :root { --ink:#172b4d; --muted:#5e6c84; --line:#dfe1e6; --kc:#0052cc; --kc-soft:#b3d4ff; --ag:#00875a; --ag-soft:#abf5d1; --bg:#fafbfc; }

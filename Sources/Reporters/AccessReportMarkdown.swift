@@ -1,18 +1,11 @@
 import Foundation
+import PropertyList
 
 /// Markdown, for a pull-request comment.
 enum AccessReportMarkdown {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "|": out += "\\|"
-            case "\n": out += " "
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// A table cell's text: `|` would end the cell and a line break the row.
+    static func escape(_ s: String) -> String { s.replacing(characters: cellEscapes) }
+    static let cellEscapes: [Character: String] = ["|": "\\|", "\n": " "]
 
     /// Free text from an input (a finding's message): every Markdown and HTML-significant
     /// character backslash-escaped (CommonMark allows it before any ASCII punctuation), so the

@@ -21,13 +21,7 @@ public struct CheckstyleReporter: Reporter {
     public static let identifier = "checkstyle"
     public init() {}
 
-    static func severity(_ s: Severity) -> String {
-        switch s {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .note: return "info"
-        }
-    }
+    static func severity(_ s: Severity) -> String { s.named(error: "error", warning: "warning", note: "info") }
 
     public func render(_ report: Report) -> String {
         var byPath: [String: [Finding]] = [:]

@@ -23,13 +23,7 @@ public struct GitHubReporter: Reporter {
     public static var usesRepositoryPaths: Bool { true }
     public init() {}
 
-    static func command(_ s: Severity) -> String {
-        switch s {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .note: return "notice"
-        }
-    }
+    static func command(_ s: Severity) -> String { s.named(error: "error", warning: "warning", note: "notice") }
 
     /// toolkit `escapeData`, then `OutputText.escape` for the control characters it leaves.
     static func escapeData(_ s: String) -> String {

@@ -51,13 +51,7 @@ public struct GitLabReporter: Reporter {
 
     struct Lines: Codable { var begin: Int }
 
-    static func severity(_ s: Severity) -> String {
-        switch s {
-        case .error: return "critical"
-        case .warning: return "major"
-        case .note: return "info"
-        }
-    }
+    static func severity(_ s: Severity) -> String { s.named(error: "critical", warning: "major", note: "info") }
 
     static func issues(for report: Report) -> [Issue] {
         let fingerprints = Fingerprint.of(report.findings) { report.repositoryPath($0.path) }

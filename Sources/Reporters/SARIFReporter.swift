@@ -157,13 +157,7 @@ public struct SARIFReporter: Reporter {
 
     /// SARIF section 3.27.10: `level` is `none`, `note`, `warning` or `error`; Entitlint's severities
     /// are the last three.
-    static func level(_ s: Severity) -> String {
-        switch s {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .note: return "note"
-        }
-    }
+    static func level(_ s: Severity) -> String { s.named(error: "error", warning: "warning", note: "note") }
 
     static func descriptor(_ d: RuleDescription) -> Descriptor {
         Descriptor(id: d.id, name: pascalCase(d.id),

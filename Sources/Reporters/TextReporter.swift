@@ -36,24 +36,15 @@ public struct TextReporter: Reporter {
                     put(f.column)
                 }
             }
-            if report.colour {
-                let code = f.severity == .error ? "31" : f.severity == .warning ? "33" : "36"
-                put(":\u{1B}[0m \u{1B}[1;\(code)m")
-                put(f.severity.rawValue)
-                put(":\u{1B}[0m ")
-                put(OutputText.escape(f.message))
-                put(" \u{1B}[2m[")
-                put(f.rule)
-                put("]\u{1B}[0m\n")
-            } else {
-                put(": ")
-                put(f.severity.rawValue)
-                put(": ")
-                put(OutputText.escape(f.message))
-                put(" [")
-                put(f.rule)
-                put("]\n")
-            }
+            // The same line in both modes; colour only adds SGR sequences around its parts.
+            let marks = report.colour ? Marks.colour(f.severity) : Marks.plain
+            put(marks.beforeSeverity)
+            put(f.severity.rawValue)
+            put(marks.beforeMessage)
+            put(OutputText.escape(f.message))
+            put(marks.beforeRule)
+            put(f.rule)
+            put(marks.afterRule)
         }
         if report.showSummary {
             put(summary(report))
@@ -67,5 +58,24 @@ public struct TextReporter: Reporter {
         if r.findings.isEmpty { return "\(files): no problems found" }
         func n(_ c: Int, _ w: String) -> String { "\(c) \(w)\(c == 1 ? "" : "s")" }
         return "\(files): \(n(r.errors, "error")), \(n(r.warnings, "warning")), \(n(r.notes, "note"))"
+    }
+}
+
+extension TextReporter {
+    /// What stands between the parts of a finding's line (`path:line:col: severity: message [rule]`):
+    /// plain punctuation, or the same with ANSI colour (the severity in its colour, the rule dim).
+    struct Marks {
+        var beforeSeverity: String
+        var beforeMessage: String
+        var beforeRule: String
+        var afterRule: String
+
+        static let plain = Marks(beforeSeverity: ": ", beforeMessage: ": ", beforeRule: " [", afterRule: "]\n")
+
+        static func colour(_ severity: Severity) -> Marks {
+            let code = severity.named(error: "31", warning: "33", note: "36")
+            return Marks(beforeSeverity: ":\u{1B}[0m \u{1B}[1;\(code)m", beforeMessage: ":\u{1B}[0m ",
+                         beforeRule: " \u{1B}[2m[", afterRule: "]\u{1B}[0m\n")
+        }
     }
 }

@@ -55,40 +55,23 @@ enum XMLWriter {
 
     /// Section 2.4: `<` and `&` must be escaped in content; `>` too, so `]]>` never appears. A
     /// line feed is written `&#10;` (the same character to an XML reader), so a value never starts
-    /// a line of the document: printed to a CI log, it cannot forge a `::` workflow command.
-    static func escapeText(_ s: String) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;" // section 2.11 would read a raw CR back as a newline
-            case "\n": out += "&#10;"
-            default: out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}")
-            }
-        }
-        return out
-    }
+    /// a line of the document: printed to a CI log, it cannot forge a `::` workflow command. A raw
+    /// CR is written `&#13;`: section 2.11 would read it back as a newline.
+    static func escapeText(_ s: String) -> String { escape(s, textEscapes) }
+    static let textEscapes: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;", "\n": "&#10;"]
 
     /// Section 3.3.3 normalises whitespace in attribute values (a raw newline or tab would be read
     /// back as a space), so those are written as character references; quotes are escaped too.
-    static func escapeAttribute(_ s: String) -> String {
+    static func escapeAttribute(_ s: String) -> String { escape(s, attributeEscapes) }
+    static let attributeEscapes: [Unicode.Scalar: String] = textEscapes.merging(["\"": "&quot;", "'": "&apos;", "\t": "&#9;"]) { a, _ in a }
+
+    /// `s` scalar by scalar: those `table` names replaced by their reference, the others kept when
+    /// XML can hold them (`isXMLChar`) and U+FFFD otherwise.
+    static func escape(_ s: String, _ table: [Unicode.Scalar: String]) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
         for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}")
-            }
+            if let reference = table[u] { out += reference } else { out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}") }
         }
         return out
     }

@@ -1,6 +1,7 @@
 import EntitlintCore
 import Foundation
 import PropertyList
+import TestSupport
 import XCTest
 import Artifacts
 
@@ -11,18 +12,6 @@ import Artifacts
 /// for: the XML and DER entitlements (the DER through swift-asn1), fat files, the simulator
 /// section, bundles inside an `.ipa`.
 final class ArtifactFuzzRegressionTests: XCTestCase {
-    static let fuzz = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // ArtifactsTests
-        .deletingLastPathComponent()   // Tests
-        .appendingPathComponent("Fuzz")
-
-    static func files(_ folder: String) throws -> [(name: String, bytes: [UInt8])] {
-        let dir = fuzz.appendingPathComponent(folder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-        return try names.map { ($0, Array(try Data(contentsOf: dir.appendingPathComponent($0)))) }
-    }
-
     /// Reads `bytes` as the harness does: written to `fileName` in a fresh folder.
     func read(_ bytes: [UInt8], as fileName: String) throws -> ArtifactReadResult {
         let url = try temporaryFolder().appendingPathComponent(fileName)
@@ -31,7 +20,7 @@ final class ArtifactFuzzRegressionTests: XCTestCase {
     }
 
     func replay(_ harness: String, as fileName: String) throws {
-        for (name, bytes) in try Self.files("Regressions/\(harness)") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/\(harness)") {
             let start = Date()
             let result = try read(bytes, as: fileName)
             for f in result.findings { XCTAssertFalse(f.message.isEmpty, "\(name): a finding without a message") }
@@ -45,7 +34,7 @@ final class ArtifactFuzzRegressionTests: XCTestCase {
 
     func testMachOSeedsReachEveryEntitlementsSource() throws {
         var results: [String: ArtifactReadResult] = [:]
-        for (name, bytes) in try Self.files("Seeds/macho") { results[name] = try read(bytes, as: "binary") }
+        for (name, bytes) in try FuzzInputs.files("Seeds/macho") { results[name] = try read(bytes, as: "binary") }
         XCTAssertGreaterThanOrEqual(results.count, 8)
         for (name, r) in results {
             XCTAssertEqual(r.findings.map(\.message), [], name)
@@ -71,7 +60,7 @@ final class ArtifactFuzzRegressionTests: XCTestCase {
     }
 
     func testIPASeedsReachTheBundles() throws {
-        let seeds = Dictionary(uniqueKeysWithValues: try Self.files("Seeds/ipa").map { ($0.name, $0.bytes) })
+        let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/ipa").map { ($0.name, $0.bytes) })
         let stored = try read(try XCTUnwrap(seeds["stored-app"]), as: "App.ipa")
         XCTAssertEqual(stored.findings.map(\.message), [])
         XCTAssertEqual(stored.units.first?.bundleID?.value, "com.example.App")

@@ -22,17 +22,22 @@ enum CLI {
 
     @discardableResult
     static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        // A fixed "today" for the time-dependent rules (profile-expired, profile-expiring, ...).
+        try capture(process(args, in: directory, environment: ["ENTITLINT_NOW": "2026-06-01"].merging(environment) { $1 }))
+    }
+
+    /// The CLI, not started yet: `args` in `directory`, colours off, `environment` added to this
+    /// process's own.
+    static func process(_ args: [String], in directory: URL?, environment: [String: String] = [:]) -> Process {
         let p = Process()
         p.executableURL = executable
         p.arguments = args
         if let directory { p.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
-        // A fixed "today" for the time-dependent rules (profile-expired, profile-expiring, ...).
-        env["ENTITLINT_NOW"] = "2026-06-01"
         for (k, v) in environment { env[k] = v }
         p.environment = env
-        return try capture(p)
+        return p
     }
 
     /// Runs `p` to its end and returns its status and output.
@@ -83,18 +88,32 @@ enum CLI {
 
         """
     }
+
+    /// Starts the CLI once per argument list, all at once in `dir`, output discarded, and waits for
+    /// every run: how the tests make writers race. The exit statuses, in the lists' order.
+    static func runAtOnce(_ argumentLists: [[String]], in dir: URL) throws -> [Int32] {
+        let processes = argumentLists.map { arguments in
+            let p = process(arguments, in: dir)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            return p
+        }
+        for p in processes { try p.run() }
+        return processes.map { p in p.waitUntilExit(); return p.terminationStatus }
+    }
+
+    /// The `units` object of `dir/entitlint.lock`, read as JSON.
+    static func lockedUnits(in dir: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: dir.appendingPathComponent("entitlint.lock"))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(json["units"] as? [String: Any], "\(json.keys)")
+    }
 }
 
 extension XCTestCase {
     /// Runs the CLI, killing it after `seconds`: a hang is a failure, not a stuck test run.
     func runBounded(_ args: [String], in dir: URL, seconds: Double = 20, file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.executable
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        p.environment = env
+        let p = CLI.process(args, in: dir)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -135,21 +135,9 @@ final class HostileFileSystemTests: XCTestCase {
                 .write(to: dir.appendingPathComponent("App\(i).entitlements"), atomically: true, encoding: .utf8)
         }
         for round in 0..<10 {
-            var processes: [Process] = []
-            for writer in 0..<2 {
-                let p = Process()
-                p.executableURL = CLI.executable
-                p.arguments = ["lock", ".", "--team-id", "ABCDE12345", "--bundle-id", "com.example.W\(writer)"]
-                p.currentDirectoryURL = dir
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = FileHandle.nullDevice
-                processes.append(p)
-            }
-            for p in processes { try p.run() }
-            for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0, "round \(round)") }
-            let data = try Data(contentsOf: dir.appendingPathComponent("entitlint.lock"))
-            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], "round \(round)")
-            let units = try XCTUnwrap(json["units"] as? [String: Any], "round \(round): \(json.keys)")
+            let statuses = try CLI.runAtOnce((0..<2).map { ["lock", ".", "--team-id", "ABCDE12345", "--bundle-id", "com.example.W\($0)"] }, in: dir)
+            XCTAssertEqual(statuses, [0, 0], "round \(round)")
+            let units = try CLI.lockedUnits(in: dir)
             XCTAssertEqual(units.count, 20, "round \(round)")
             // Every entry comes from one writer or the other, whole.
             let bundles = Set(units.values.compactMap { ($0 as? [String: Any])?["bundle-id"] as? String })

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `--report`, the machine formats end to end, and the console habits users expect:
@@ -24,14 +25,7 @@ final class ReportOptionsTests: XCTestCase {
 
     /// Runs the CLI with `input` on standard input.
     func run(_ args: [String], in directory: URL, input: String, environment: [String: String] = [:]) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.executable
-        p.arguments = args
-        p.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
+        let p = CLI.process(args, in: directory, environment: environment)
         let stdin = Pipe(), out = Pipe(), err = Pipe()
         p.standardInput = stdin
         p.standardOutput = out
@@ -63,8 +57,8 @@ final class ReportOptionsTests: XCTestCase {
         let junit = try String(contentsOf: dir.appendingPathComponent("out/junit.xml"), encoding: .utf8)
         XCTAssertTrue(sarif.contains("\"uri\" : \"My%20App/App.entitlements\""), sarif)
         XCTAssertTrue(junit.contains("<testcase classname=\"Clean/Clean.entitlements\" name=\"no problems found\"/>"), junit)
-        try ReportSchemas.validate(sarif, format: "sarif")
-        try ReportSchemas.validate(junit, format: "junit")
+        try SchemaValidator.validate(sarif, format: "sarif")
+        try SchemaValidator.validate(junit, format: "junit")
     }
 
     func testUnwritableReportIsExitTwoWithNoFileLeft() throws {
@@ -89,7 +83,7 @@ final class ReportOptionsTests: XCTestCase {
         for format in ["sarif", "gitlab", "junit", "checkstyle"] {
             let r = try CLI.run(["lint", ".", "--format", format], in: dir)
             XCTAssertEqual(r.status, 1, format)
-            try ReportSchemas.validate(r.stdout, format: format)
+            try SchemaValidator.validate(r.stdout, format: format)
         }
     }
 
@@ -262,37 +256,6 @@ final class ReportOptionsTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stdout.contains("\"ruleId\" : \"team-prefix-mismatch\""), "the config's team applies: \(r.stdout)")
         XCTAssertTrue(r.stdout.contains("\"uri\" : \"App/App.entitlements\""))
-        try ReportSchemas.validate(r.stdout, format: "sarif")
-    }
-}
-
-/// The validators of `Tests/ReportersTests` (`Scripts/validate-report.py` with Python's
-/// `jsonschema`, `xmllint --schema`), for reports the built CLI wrote.
-enum ReportSchemas {
-    static var schemaDirectory: URL { CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/schemas") }
-    static let schemaFile = ["sarif": "sarif-schema-2.1.0.json", "gitlab": "gitlab-codequality-codeclimate.json",
-                             "junit": "junit-10-jenkins-xunit.xsd", "checkstyle": "checkstyle-report-1.0.0.xsd"]
-
-    static func validate(_ text: String, format: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let schema = schemaDirectory.appendingPathComponent(schemaFile[format]!)
-        guard FileManager.default.fileExists(atPath: schema.path) else { throw XCTSkip("schema \(schema.path) is absent") }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("entitlint-\(UUID().uuidString).\(format)")
-        try text.write(to: report, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: report) }
-        let arguments = format == "sarif" || format == "gitlab"
-            ? ["python3", CLI.packageRoot.appendingPathComponent("Scripts/validate-report.py").path, format, report.path, schemaDirectory.path]
-            : ["xmllint", "--noout", "--schema", schema.path, report.path]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        if p.terminationStatus == 127 { throw XCTSkip("\(arguments[0]) is not installed: cannot validate the \(format) report") }
-        if p.terminationStatus == 3 { throw XCTSkip("the Python package jsonschema is missing: cannot validate the \(format) report") }
-        XCTAssertEqual(p.terminationStatus, 0, "\(format) report is not valid:\n\(output)", file: file, line: line)
+        try SchemaValidator.validate(r.stdout, format: "sarif")
     }
 }

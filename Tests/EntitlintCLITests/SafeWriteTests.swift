@@ -135,21 +135,9 @@ final class SafeWriteTests: XCTestCase {
         }
         for round in 0..<3 {
             try? FileManager.default.removeItem(at: dir.appendingPathComponent("entitlint.lock"))
-            var processes: [Process] = []
-            for i in 0..<n {
-                let p = Process()
-                p.executableURL = CLI.executable
-                p.arguments = ["lock", "App\(i).entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App\(i)"]
-                p.currentDirectoryURL = dir
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = FileHandle.nullDevice
-                processes.append(p)
-            }
-            for p in processes { try p.run() }
-            for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0, "round \(round)") }
-            let data = try Data(contentsOf: dir.appendingPathComponent("entitlint.lock"))
-            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], "round \(round)")
-            let units = try XCTUnwrap(json["units"] as? [String: Any], "round \(round)")
+            let statuses = try CLI.runAtOnce((0..<n).map { ["lock", "App\($0).entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.App\($0)"] }, in: dir)
+            XCTAssertEqual(statuses, Array(repeating: 0, count: n), "round \(round)")
+            let units = try CLI.lockedUnits(in: dir)
             XCTAssertEqual(units.keys.sorted(), (0..<n).map { "App\($0)" }.sorted(), "round \(round)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import EntitlintCore
 @testable import EntitlintWorkspace
@@ -7,17 +8,10 @@ import XCTest
 /// must give a configuration or a `ConfigError`, quickly, never crash.
 final class ConfigFuzzRegressionTests: XCTestCase {
     func testYAMLConfigRegressionsParseOrThrow() throws {
-        let dir = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // EntitlintCoreTests
-            .deletingLastPathComponent()   // Tests
-            .appendingPathComponent("Fuzz/Regressions/yaml-config")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
-        for name in names {
-            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+        for (name, bytes) in try FuzzInputs.files("Regressions/yaml-config") {
             let start = Date()
             do {
-                _ = try Configuration.parse(String(decoding: data, as: UTF8.self), path: name,
+                _ = try Configuration.parse(String(decoding: bytes, as: UTF8.self), path: name,
                                             knownRules: ["parse-error", "duplicate-key"])
             } catch {
                 XCTAssertFalse(error.reason.isEmpty, "\(name): an error without a reason")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import EntitlintCore
 @testable import EntitlintWorkspace
@@ -8,18 +9,6 @@ import XCTest
 /// seeds must reach what the harnesses are for (wildcards that match, negation, anchoring, a
 /// nested `.gitignore`).
 final class MatcherFuzzRegressionTests: XCTestCase {
-    static let fuzz = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // EntitlintCoreTests
-        .deletingLastPathComponent()   // Tests
-        .appendingPathComponent("Fuzz")
-
-    static func files(_ folder: String) throws -> [(name: String, bytes: [UInt8])] {
-        let dir = fuzz.appendingPathComponent(folder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-        return try names.map { ($0, Array(try Data(contentsOf: dir.appendingPathComponent($0)))) }
-    }
-
     /// The glob harness: the first line is the pattern, the rest the path.
     static func glob(_ bytes: [UInt8]) -> (pattern: String, path: String, matches: Bool) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -48,7 +37,7 @@ final class MatcherFuzzRegressionTests: XCTestCase {
     }
 
     func testGlobRegressionsMatchOrNot() throws {
-        for (name, bytes) in try Self.files("Regressions/glob") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/glob") {
             let r = Self.glob(bytes)
             if !r.pattern.contains(where: { $0 == "*" || $0 == "?" }), !r.pattern.hasSuffix("/"), !r.pattern.hasPrefix("./") {
                 XCTAssertTrue(Glob(r.pattern).matches(r.pattern), "\(name): a pattern without wildcards matches itself")
@@ -68,7 +57,7 @@ final class MatcherFuzzRegressionTests: XCTestCase {
             XCTAssertEqual(Glob.compile(p).matches(s, steps: &steps), expected)
             XCTAssertLessThanOrEqual(steps, (2 * s.count + 2) * (s.count + 1))
         }
-        let kept = try XCTUnwrap(try Self.files("Regressions/glob").first { $0.name == "slow-150-double-star-segments" })
+        let kept = try XCTUnwrap(try FuzzInputs.files("Regressions/glob").first { $0.name == "slow-150-double-star-segments" })
         XCTAssertFalse(Self.glob(kept.bytes).matches)
     }
 
@@ -131,7 +120,7 @@ final class MatcherFuzzRegressionTests: XCTestCase {
             XCTAssertEqual(GitIgnore.compile(p).matches(s, steps: &steps), expected)
             XCTAssertLessThanOrEqual(steps, (2 * s.count + 2) * (s.count + 1))
         }
-        let kept = try XCTUnwrap(try Self.files("Regressions/gitignore").first { $0.name == "slow-star-a-200-times" })
+        let kept = try XCTUnwrap(try FuzzInputs.files("Regressions/gitignore").first { $0.name == "slow-star-a-200-times" })
         XCTAssertEqual(try gitignore(kept.bytes)[String(repeating: "a", count: 800)], false)
     }
 
@@ -207,13 +196,13 @@ final class MatcherFuzzRegressionTests: XCTestCase {
     }
 
     func testGitIgnoreRegressionsAnswer() throws {
-        for (name, bytes) in try Self.files("Regressions/gitignore") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/gitignore") {
             XCTAssertFalse(try gitignore(bytes).isEmpty, name)
         }
     }
 
     func testGlobSeedsMatch() throws {
-        let seeds = try Self.files("Seeds/glob")
+        let seeds = try FuzzInputs.files("Seeds/glob")
         XCTAssertGreaterThanOrEqual(seeds.count, 5)
         for (name, bytes) in seeds {
             XCTAssertTrue(Self.glob(bytes).matches, "\(name): each seed's path matches its pattern")
@@ -221,7 +210,7 @@ final class MatcherFuzzRegressionTests: XCTestCase {
     }
 
     func testGitIgnoreSeedsReachNegationAnchoringAndTheNestedFile() throws {
-        let seeds = Dictionary(uniqueKeysWithValues: try Self.files("Seeds/gitignore").map { ($0.name, $0.bytes) })
+        let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/gitignore").map { ($0.name, $0.bytes) })
         let answers = try gitignore(try XCTUnwrap(seeds["patterns-and-paths"]))
         XCTAssertEqual(answers["build/out.txt"], true, "a folder pattern")
         XCTAssertEqual(answers["keep.xcent"], false, "negated")

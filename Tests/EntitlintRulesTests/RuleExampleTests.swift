@@ -93,18 +93,12 @@ final class RuleExampleTests: XCTestCase {
 
 final class DoublePrefixDetectionTests: XCTestCase {
     func testForms() {
-        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix).x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("${TeamIdentifierPrefix}.x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)ABCDE12345.x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)$(TeamIdentifierPrefix)x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("$(DEVELOPMENT_TEAM).ABCDE12345.x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("ABCDE12345..x"))
-        XCTAssertNotNil(DoublePrefixRule.problem("ABCDE12345.ABCDE12345.x"))
-        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)com.example.x"))
-        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"))
-        XCTAssertNil(DoublePrefixRule.problem("ABCDE12345.com.example"))
-        XCTAssertNil(DoublePrefixRule.problem("group.com.example"))
-        XCTAssertNil(DoublePrefixRule.problem(""))
-        XCTAssertNil(DoublePrefixRule.problem("$(AppIdentifierPrefix)"))
+        let doubled = ["$(AppIdentifierPrefix).x", "${TeamIdentifierPrefix}.x", "$(AppIdentifierPrefix)ABCDE12345.x",
+                       "$(AppIdentifierPrefix)$(TeamIdentifierPrefix)x", "$(DEVELOPMENT_TEAM).ABCDE12345.x",
+                       "ABCDE12345..x", "ABCDE12345.ABCDE12345.x"]
+        let single = ["$(AppIdentifierPrefix)com.example.x", "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",
+                      "ABCDE12345.com.example", "group.com.example", "", "$(AppIdentifierPrefix)"]
+        for group in doubled { XCTAssertNotNil(DoublePrefixRule.problem(group), group) }
+        for group in single { XCTAssertNil(DoublePrefixRule.problem(group), group) }
     }
 }

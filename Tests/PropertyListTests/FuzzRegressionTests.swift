@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @_spi(Testing) import PropertyList
 
@@ -8,15 +9,8 @@ import XCTest
 /// crash fails the whole test run, which is the point. (A leak is only seen under the fuzzer's
 /// LeakSanitizer: `Scripts/fuzz.sh xml-plist 10` replays every kept input first.)
 final class FuzzRegressionTests: XCTestCase {
-    /// `<package root>/Tests/Fuzz/Regressions/<harness>`, found from this file's path.
     static func regressions(_ harness: String) throws -> [(name: String, bytes: [UInt8])] {
-        let dir = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // PropertyListTests
-            .deletingLastPathComponent()   // Tests
-            .appendingPathComponent("Fuzz/Regressions/\(harness)")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-        return try names.map { ($0, Array(try Data(contentsOf: dir.appendingPathComponent($0)))) }
+        try FuzzInputs.files("Regressions/\(harness)")
     }
 
     func replay(_ harness: String, _ parse: ([UInt8]) throws(PlistError) -> PlistDocument) throws {

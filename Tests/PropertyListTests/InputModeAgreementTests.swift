@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable @_spi(Testing) import PropertyList
 
@@ -72,7 +73,7 @@ final class InputModeAgreementTests: XCTestCase {
 
     func testSeededMutationsReadTheSameBothWays() throws {
         let files = try xmlCorpusFiles()
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let alphabet = Array("<>/&;#x\"'=?!-[]]> \n\tplistdictkeystringarraytruefalseintegerrealdatadate0123456789ABCDEF\u{0}\u{FF}".utf8)
         for round in 0..<10_000 {
             let (name, original) = files[Int(rng.next() % UInt64(files.count))]
@@ -155,18 +156,5 @@ final class InputModeAgreementTests: XCTestCase {
     func testByteOrderMarksAreReadCopied() {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         XCTAssertNil(XMLPlistReader.parseBothWays(bom + Array("<plist><true/></plist>".utf8)).inPlace)
-    }
-}
-
-/// A small seeded generator, so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

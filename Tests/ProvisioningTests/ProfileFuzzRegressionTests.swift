@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Provisioning
 
@@ -6,14 +7,7 @@ import Provisioning
 /// must decode or throw a `ProfileError`, quickly, never crash.
 final class ProfileFuzzRegressionTests: XCTestCase {
     func testCMSProfileRegressionsDecodeOrThrow() throws {
-        let dir = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // ProvisioningTests
-            .deletingLastPathComponent()   // Tests
-            .appendingPathComponent("Fuzz/Regressions/cms-profile")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
-        for name in names {
-            let bytes = Array(try Data(contentsOf: dir.appendingPathComponent(name)))
+        for (name, bytes) in try FuzzInputs.files("Regressions/cms-profile") {
             let start = Date()
             do {
                 _ = try ProfileDecoder.decode(bytes)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import SourceCode
 
@@ -6,14 +7,9 @@ import SourceCode
 /// scanned as the harness does (first byte: even Swift, odd Objective-C) and resolved, without a crash.
 final class SourceScanFuzzRegressionTests: XCTestCase {
     func testSourceScanRegressionsScan() throws {
-        let dir = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // SourceCodeTests
-            .deletingLastPathComponent()   // Tests
-            .appendingPathComponent("Fuzz/Regressions/source-scan")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix(".") }.sorted()
-        XCTAssertFalse(names.isEmpty)
-        for name in names {
-            let input = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+        let inputs = try FuzzInputs.files("Regressions/source-scan")
+        XCTAssertFalse(inputs.isEmpty)
+        for (name, input) in inputs {
             guard let first = input.first else { continue }
             let scanned = SourceScanner.scan(Array(input.dropFirst()), language: first & 1 == 0 ? .swift : .objectiveC)
             let resolver = StringResolver(files: [(path: name, source: scanned)], infoPlist: [:])

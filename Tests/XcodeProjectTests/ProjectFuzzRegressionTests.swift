@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
@@ -9,18 +10,6 @@ import XcodeProject
 /// (`Tests/Fuzz/Regressions/openstep-plist/`) go the same way: units or findings, quickly, never a
 /// crash; and its seeds must reach the project model, or the harness would test only the reader.
 final class ProjectFuzzRegressionTests: XCTestCase {
-    static let fuzz = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // XcodeProjectTests
-        .deletingLastPathComponent()   // Tests
-        .appendingPathComponent("Fuzz")
-
-    static func files(_ folder: String) throws -> [(name: String, bytes: [UInt8])] {
-        let dir = fuzz.appendingPathComponent(folder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-        return try names.map { ($0, Array(try Data(contentsOf: dir.appendingPathComponent($0)))) }
-    }
-
     /// What the harness does: the input as `/fuzz/AppSuite.xcodeproj/project.pbxproj`, with an
     /// xcconfig and entitlements beside it, all virtual (nothing on disk).
     static func discover(_ pbxproj: [UInt8]) -> Discovery {
@@ -39,7 +28,7 @@ final class ProjectFuzzRegressionTests: XCTestCase {
     }
 
     func testOpenStepRegressionsGoThroughTheProjectModel() throws {
-        for (name, bytes) in try Self.files("Regressions/openstep-plist") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/openstep-plist") {
             let start = Date()
             let discovery = Self.discover(bytes)
             for f in discovery.findings { XCTAssertFalse(f.message.isEmpty, "\(name): a finding without a message") }
@@ -48,7 +37,7 @@ final class ProjectFuzzRegressionTests: XCTestCase {
     }
 
     func testSeedsReachTheProjectModel() throws {
-        let seeds = try Self.files("Seeds/openstep-plist")
+        let seeds = try FuzzInputs.files("Seeds/openstep-plist")
         let project = try XCTUnwrap(seeds.first { $0.name == "small-project.pbxproj" })
         let units = Self.discover(project.bytes).units
         XCTAssertEqual(units.map(\.name).sorted(), ["App (Debug)", "App (Release)"])
@@ -57,7 +46,7 @@ final class ProjectFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(debug.bundleID?.value, "com.example.App")
         XCTAssertEqual(debug.entitlementsPath, "AppOne/AppOne.entitlements")   // as shown from /fuzz
 
-        let example = try Data(contentsOf: Self.fuzz.deletingLastPathComponent().deletingLastPathComponent()
+        let example = try Data(contentsOf: FuzzInputs.root.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Examples/AppSuite/AppSuite.xcodeproj/project.pbxproj"))
         XCTAssertFalse(Self.discover(Array(example)).units.isEmpty, "the AppSuite example seed gives units")
     }

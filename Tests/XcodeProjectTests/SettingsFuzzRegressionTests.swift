@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
@@ -9,8 +10,6 @@ import EntitlintWorkspace
 /// findings, never a crash. Their seeds must reach what the harnesses are for: nested references
 /// resolved, cycles and growth reported, units built from a spec.
 final class SettingsFuzzRegressionTests: XCTestCase {
-    static func files(_ folder: String) throws -> [(name: String, bytes: [UInt8])] { try ProjectFuzzRegressionTests.files(folder) }
-
     /// The xcconfig harness: the input as `/fuzz/Config/Fuzz.xcconfig`, beside an xcconfig that
     /// includes it back and one it may include.
     static func evaluate(_ xcconfig: [UInt8]) -> XCConfigEvaluation.Result {
@@ -46,7 +45,7 @@ final class SettingsFuzzRegressionTests: XCTestCase {
     }
 
     func testXCConfigRegressionsEvaluate() throws {
-        for (name, bytes) in try Self.files("Regressions/xcconfig") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/xcconfig") {
             let result = Self.evaluate(bytes)
             XCTAssertTrue(result.values.values.allSatisfy { $0.count == 2 }, name)
             XCTAssertFalse(result.problems.contains(""), "\(name): a problem without a message")
@@ -54,7 +53,7 @@ final class SettingsFuzzRegressionTests: XCTestCase {
     }
 
     func testXcodeGenRegressionsDiscover() throws {
-        for (name, bytes) in try Self.files("Regressions/xcodegen") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/xcodegen") {
             for f in Self.discover(bytes).findings { XCTAssertFalse(f.message.isEmpty, "\(name): a finding without a message") }
         }
     }
@@ -79,13 +78,13 @@ final class SettingsFuzzRegressionTests: XCTestCase {
         // A few aliases, as real specs use them, are read.
         let fine = Self.discover(Array("name: X\nbase: &b {PRODUCT_BUNDLE_IDENTIFIER: com.example.App, DEVELOPMENT_TEAM: ABCDE12345}\ntargets:\n  App:\n    type: application\n    platform: iOS\n    settings: {base: *b}\n".utf8))
         XCTAssertEqual(fine.units.first?.bundleID?.value, "com.example.App")
-        for (name, bytes) in try Self.files("Regressions/xcodegen") {
+        for (name, bytes) in try FuzzInputs.files("Regressions/xcodegen") {
             XCTAssertTrue(Self.discover(bytes).findings.contains { $0.rule == "parse-error" }, name)
         }
     }
 
     func testXCConfigSeedsReachNestedReferencesAndCycles() throws {
-        let seeds = Dictionary(uniqueKeysWithValues: try Self.files("Seeds/xcconfig").map { ($0.name, $0.bytes) })
+        let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/xcconfig").map { ($0.name, $0.bytes) })
         let nested = Self.evaluate(try XCTUnwrap(seeds["nested-references.xcconfig"]))
         XCTAssertEqual(nested.values["KIND"], ["development", "development"], "$(KIND_$(SUFFIX))")
         XCTAssertEqual(nested.values["PRODUCT_BUNDLE_IDENTIFIER"], ["com.example.app.DEBUG", "com.example.app.DEBUG"])
@@ -102,7 +101,7 @@ final class SettingsFuzzRegressionTests: XCTestCase {
     }
 
     func testXcodeGenSeedReachesUnits() throws {
-        let seeds = Dictionary(uniqueKeysWithValues: try Self.files("Seeds/xcodegen").map { ($0.name, $0.bytes) })
+        let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/xcodegen").map { ($0.name, $0.bytes) })
         let discovery = Self.discover(try XCTUnwrap(seeds["small-spec.yml"]))
         let names = Set(discovery.units.map(\.name))
         XCTAssertTrue(names.isSuperset(of: ["App (Debug)", "App (Release)"]), "\(names)")

@@ -12,6 +12,22 @@ final class XcodeSemanticsTests: XCTestCase {
         .init(name: name, settings: configs.keys.sorted().map { ($0, configs[$0]!) }, baseConfigurations: bases)
     }
 
+    /// A project of one app target (bundle ID com.example.App) whose Release configuration is based
+    /// on `base`, with `files` (path: text) beside it and a `.git` folder when `inGitWorkTree`,
+    /// linted; the result and its finding about `subject` (the test fails without one).
+    func lintApp(basedOn base: String, files: [String: String] = [:], inGitWorkTree: Bool = false,
+                 findingAbout subject: String) throws -> (result: LintResult, finding: Finding) {
+        let dir = try Fixture.temporaryDirectory(self)
+        if inGitWorkTree { try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true) }
+        for (path, text) in files { try Fixture.write(text, path, in: dir) }
+        var p = ProjectFixture()
+        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": base])]
+        try p.write(to: dir)
+        let result = try Fixture.lint([dir.path])
+        let finding = try XCTUnwrap(result.findings.first { $0.message.contains(subject) }, "\(result.findings.map(\.message))")
+        return (result, finding)
+    }
+
     func testCocoaPodsProjectBeforePodInstallGivesNotesOnlyAndKeepsItsFacts() throws {
         let dir = try Fixture.temporaryDirectory(self)
         var p = ProjectFixture()
@@ -42,14 +58,10 @@ final class XcodeSemanticsTests: XCTestCase {
     }
 
     func testPerDeveloperFileWithATemplateBesideItIsANote() throws {
-        let dir = try Fixture.temporaryDirectory(self)
-        var p = ProjectFixture()
-        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
-        try p.write(to: dir)
-        try Fixture.write("#include \"Local.xcconfig\"\nDEVELOPMENT_TEAM = ABCDE12345\n", "Config/App.xcconfig", in: dir)
-        try Fixture.write("DEVELOPMENT_TEAM = YOURTEAMID\n", "Config/Local.xcconfig.sample", in: dir)
-        let result = try Fixture.lint([dir.path])
-        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Local.xcconfig") }, "\(result.findings.map(\.message))")
+        let (result, f) = try lintApp(basedOn: "Config/App.xcconfig", files: [
+            "Config/App.xcconfig": "#include \"Local.xcconfig\"\nDEVELOPMENT_TEAM = ABCDE12345\n",
+            "Config/Local.xcconfig.sample": "DEVELOPMENT_TEAM = YOURTEAMID\n",
+        ], findingAbout: "Local.xcconfig")
         XCTAssertEqual(f.severity, .note)
         XCTAssertTrue(f.message.contains("Local.xcconfig.sample"), f.message)
         XCTAssertTrue(f.path.hasSuffix("Config/App.xcconfig") && f.line == 1, "\(f.path):\(f.line)")
@@ -57,53 +69,32 @@ final class XcodeSemanticsTests: XCTestCase {
     }
 
     func testMissingFileGitIgnoresIsANote() throws {
-        let dir = try Fixture.temporaryDirectory(self)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        try Fixture.write("Secrets.xcconfig\n", ".gitignore", in: dir)
-        var p = ProjectFixture()
-        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Secrets.xcconfig"])]
-        try p.write(to: dir)
-        let result = try Fixture.lint([dir.path])
-        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Secrets.xcconfig") }, "\(result.findings.map(\.message))")
+        let (_, f) = try lintApp(basedOn: "Secrets.xcconfig", files: [".gitignore": "Secrets.xcconfig\n"], inGitWorkTree: true,
+                                 findingAbout: "Secrets.xcconfig")
         XCTAssertEqual(f.severity, .note)
         XCTAssertTrue(f.message.contains("ignored by git"), f.message)
     }
 
     func testMissingFileInAGitWorkTreeThatNothingExplainsIsAnError() throws {
-        let dir = try Fixture.temporaryDirectory(self)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        var p = ProjectFixture()
-        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Shared/Base.xcconfig"])]
-        try p.write(to: dir)
-        let result = try Fixture.lint([dir.path])
-        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Base.xcconfig") }, "\(result.findings.map(\.message))")
+        let (_, f) = try lintApp(basedOn: "Shared/Base.xcconfig", inGitWorkTree: true, findingAbout: "Base.xcconfig")
         XCTAssertEqual(f.severity, .error, "tracked files are not generated: a missing one is a defect even when its folder is gone")
         XCTAssertEqual(f.rule, "parse-error")
     }
 
     func testSubmoduleFileIsANoteNamingTheStep() throws {
-        let dir = try Fixture.temporaryDirectory(self)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        try Fixture.write("[submodule \"Core\"]\n\tpath = Vendor/Core\n\turl = https://example.com/core.git\n", ".gitmodules", in: dir)
-        var p = ProjectFixture()
-        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
-        try p.write(to: dir)
-        try Fixture.write("#include \"../Vendor/Core/Config/Common.xcconfig\"\n", "Config/App.xcconfig", in: dir)
-        let result = try Fixture.lint([dir.path])
-        let f = try XCTUnwrap(result.findings.first { $0.message.contains("Common.xcconfig") }, "\(result.findings.map(\.message))")
+        let (_, f) = try lintApp(basedOn: "Config/App.xcconfig", files: [
+            ".gitmodules": "[submodule \"Core\"]\n\tpath = Vendor/Core\n\turl = https://example.com/core.git\n",
+            "Config/App.xcconfig": "#include \"../Vendor/Core/Config/Common.xcconfig\"\n",
+        ], inGitWorkTree: true, findingAbout: "Common.xcconfig")
         XCTAssertEqual(f.severity, .note)
         XCTAssertTrue(f.message.contains("git submodule update --init"), f.message)
     }
 
     func testIncludeDifferingInCaseIsReadWithANote() throws {
-        let dir = try Fixture.temporaryDirectory(self)
-        var p = ProjectFixture()
-        p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": "Config/App.xcconfig"])]
-        try p.write(to: dir)
-        try Fixture.write("#include \"Version.public.xcconfig\"\n", "Config/App.xcconfig", in: dir)
-        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "Config/Version.Public.xcconfig", in: dir)
-        let result = try Fixture.lint([dir.path])
-        let f = try XCTUnwrap(result.findings.first { $0.message.contains("differ only in case") }, "\(result.findings.map(\.message))")
+        let (result, f) = try lintApp(basedOn: "Config/App.xcconfig", files: [
+            "Config/App.xcconfig": "#include \"Version.public.xcconfig\"\n",
+            "Config/Version.Public.xcconfig": "DEVELOPMENT_TEAM = ABCDE12345\n",
+        ], findingAbout: "differ only in case")
         XCTAssertEqual(f.severity, .note)
         XCTAssertTrue(f.message.contains("case-sensitive"), f.message)
         XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345", "read as macOS reads it")

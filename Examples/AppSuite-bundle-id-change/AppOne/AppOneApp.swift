@@ -6,8 +6,8 @@ struct AppOneApp: App {
     var body: some Scene { WindowGroup { Text("App One") } }
 }
 
-/// The sign-in token both apps of the suite read: saved in the shared keychain group, named in
-/// full (code must spell the App ID prefix that Xcode puts before the group in the entitlements).
+/// The sign-in token AppOne saves for the suite (AppTwo reads it) in the shared keychain group,
+/// named in full (code must spell the App ID prefix that Xcode puts before the group in the list).
 enum SharedToken {
     static let group = "ABCDE12345.com.example.shared"
 
