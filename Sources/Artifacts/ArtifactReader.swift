@@ -13,7 +13,7 @@ import Darwin
 /// `Payload/*.app`), or a Mach-O binary. Every bundle, nested ones included (`PlugIns/*.appex`,
 /// `Extensions/*.appex`, `Watch/*.app`, `AppClips/*.app`; on macOS under `Contents/`, plus
 /// `Contents/Library/LoginItems/*.app`), becomes a unit with the entitlements signed into its
-/// executable, its `Info.plist` bundle ID and its embedded profile (DOMAIN.md section 7).
+/// executable, its `Info.plist` bundle ID and its embedded profile (keychain-access-groups.md section 7).
 public struct ArtifactReader: ArtifactReading {
     /// Bounds on reading `.ipa` archives.
     public var zipLimits: ZipLimits

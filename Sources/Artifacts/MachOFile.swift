@@ -1,4 +1,4 @@
-/// A Mach-O file's slices and the entitlements signed into each (DOMAIN.md section 7).
+/// A Mach-O file's slices and the entitlements signed into each (keychain-access-groups.md section 7).
 ///
 /// Layouts, from `<mach-o/fat.h>` and `<mach-o/loader.h>`:
 ///
@@ -234,7 +234,7 @@ public enum MachOReader {
     }
 }
 
-/// The code signature: a SuperBlob of blobs, all big-endian (DOMAIN.md section 7):
+/// The code signature: a SuperBlob of blobs, all big-endian (keychain-access-groups.md section 7):
 ///
 ///     SuperBlob { magic 0xfade0cc0, length, count, index[count] { type, offset } }
 ///     Blob      { magic, length (header included), payload }

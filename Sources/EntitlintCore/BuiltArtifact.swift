@@ -6,7 +6,7 @@ public import Provisioning
 /// entitlements were signed, the DER copy of slot 7, the bundle around it. Nil for a unit formed
 /// from a source entitlements file.
 public struct BuiltArtifactFacts: Sendable, Hashable {
-    /// Where the unit's entitlements were read (DOMAIN.md section 7).
+    /// Where the unit's entitlements were read (keychain-access-groups.md section 7).
     public enum EntitlementsSource: String, Sendable, Hashable, Codable {
         /// Slot 5 of the code signature: the XML entitlements blob `0xfade7171`.
         case codeSignatureXML = "code signature (XML, slot 5)"

@@ -1,4 +1,4 @@
-/// `.entitlint.yml` (DESIGN.md section 6):
+/// `.entitlint.yml` (Rules/reference/configuration.md):
 ///
 /// ```yaml
 /// team: ABCDE12345              # Team ID (also the App ID prefix unless a profile says otherwise)

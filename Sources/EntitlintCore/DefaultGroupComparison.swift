@@ -1,5 +1,5 @@
 /// A unit's default access group and group list against a reference entry (a lock file entry, or
-/// the unit at a git revision), compared in one form (DOMAIN.md section 4).
+/// the unit at a git revision), compared in one form (keychain-access-groups.md section 4).
 ///
 /// - A fact one side does not know is taken from the other: a lock written with the team
 ///   unknown (`$(AppIdentifierPrefix)com.example.App`) and a run with it known
@@ -12,7 +12,7 @@
 ///   compared (`init` returns nil), unless one side lists the other's default, in the same form,
 ///   after its own first group: then the two defaults are two groups of one list.
 public struct DefaultGroupComparison: Sendable, Hashable {
-    /// Why the default moved, which decides the fix (DOMAIN.md section 4).
+    /// Why the default moved, which decides the fix (keychain-access-groups.md section 4).
     public enum Cause: Sendable, Hashable {
         /// The App ID prefix changed (team migration, app transfer).
         case prefixChange(from: String, to: String)

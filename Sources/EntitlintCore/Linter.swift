@@ -1,7 +1,7 @@
 public import PropertyList
 public import Provisioning
 
-/// inputs -> documents -> signing units -> rules -> findings (DESIGN.md section 1).
+/// inputs -> documents -> signing units -> rules -> findings.
 public struct Linter: Sendable {
     public var rules: [any Rule]
     public var severityOverrides: [String: Configuration.RuleSetting]

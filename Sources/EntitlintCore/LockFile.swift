@@ -1,7 +1,7 @@
 import Foundation
 
 /// `entitlint.lock`: each unit's default access group and ordered group list, committed so
-/// that a later change of the default (DOMAIN.md section 4) is caught.
+/// that a later change of the default (keychain-access-groups.md section 4) is caught.
 ///
 /// Format version 1. Fields were added over time, never renamed or removed: a file that lacks
 /// the newer ones (`entitlements`, `app-id-prefix`, `team-id`, `sources`) still loads, and its

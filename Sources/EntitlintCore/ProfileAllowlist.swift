@@ -2,7 +2,7 @@ public import Provisioning
 public import PropertyList
 
 /// How an app's entitlement values are checked against a profile's `Entitlements` allowlist
-/// (DOMAIN.md section 3.1, reconstructed from Xcode's behaviour).
+/// (keychain-access-groups.md section 3.1, reconstructed from Xcode's behaviour).
 public enum ProfileAllowlist {
     /// A profile string allows a value when equal, or when it ends in `*` and the value starts
     /// with everything before the `*` (anchored at the start; `*` only counts at the end).

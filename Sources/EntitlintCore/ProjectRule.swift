@@ -1,7 +1,6 @@
 public import PropertyList
 
-/// A rule over every unit of a run at once: sharing across targets (DESIGN.md section 3: "project
-/// rules over all units"). It is a `Rule` too, so it has a description, examples, docs and a
+/// A rule over every unit of a run at once: sharing across targets. It is a `Rule` too, so it has a description, examples, docs and a
 /// severity setting like the others; its per-unit check finds nothing.
 ///
 /// The linter runs project rules when the run has units that a project (an Xcode project or an

@@ -76,12 +76,12 @@ public struct RuleExample: Sendable, Hashable {
     public static let marker: Character = "↓"
 }
 
-/// Everything a rule says about itself (DESIGN.md section 3).
+/// Everything a rule says about itself.
 public struct RuleDescription: Sendable, Hashable {
     public var id: String
     public var severity: Severity
     public var summary: String
-    /// Why it matters, citing DOMAIN.md.
+    /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
     public var rationale: String
     /// The examples are built when first read, not with the description: every run reads each
     /// rule's id and severity, while only the docs, the example tests and SARIF help read the
@@ -163,7 +163,7 @@ public final class UnitContext: @unchecked Sendable {
     /// The lock entry (or unit at the `--against` revision) this unit is compared with: the one
     /// of its name, or, for a unit renamed since, the one the run paired it with (`LockFile.pair`).
     public let lockEntry: (name: String, entry: LockFile.Entry)?
-    /// The unit's access-group list (DOMAIN.md section 1), built when first asked for: in a run
+    /// The unit's access-group list (keychain-access-groups.md section 1), built when first asked for: in a run
     /// without a lock file or profiles few rules need it, and building it was a seventh of
     /// linting a unit. Locked, since a project's rules may read another unit's context.
     public var accessGroups: AccessGroupList {

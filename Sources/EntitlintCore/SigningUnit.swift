@@ -18,7 +18,7 @@ public enum Platform: String, Sendable, Hashable, Codable {
 }
 
 /// One app, extension or configuration: its entitlements and every fact needed to check them,
-/// each with where it came from (DESIGN.md section 1.3). Every discovery source produces this.
+/// each with where it came from. Every discovery source produces this.
 public struct SigningUnit: Sendable, Hashable {
     public var name: String
     public var entitlementsPath: String
@@ -103,7 +103,7 @@ public struct SigningUnit: Sendable, Hashable {
         return p + "." + b
     }
 
-    /// Whether the unit is an App Clip (DOMAIN.md section 1): its target's product type
+    /// Whether the unit is an App Clip (keychain-access-groups.md section 1): its target's product type
     /// (`com.apple.product-type.application.on-demand-install-capable`, or XcodeGen's type), its
     /// place in a built app (`AppClips/`), or `com.apple.developer.on-demand-install-capable` true
     /// in its entitlements (Xcode adds that key when signing, so a source file rarely has it).
@@ -112,7 +112,7 @@ public struct SigningUnit: Sendable, Hashable {
             || entitlements["com.apple.developer.on-demand-install-capable"]?.bool == true
     }
 
-    /// The ordered access-group list the system builds (DOMAIN.md section 1).
+    /// The ordered access-group list the system builds (keychain-access-groups.md section 1).
     public var accessGroups: AccessGroupList { AccessGroupList(unit: self, expander: expander) }
 }
 
@@ -142,7 +142,7 @@ public struct AccessGroupEntry: Sendable, Hashable {
     public var keyPath: String { key.map { "\($0)[\(index)]" } ?? origin.rawValue }
 }
 
-/// The "virtual array" of DOMAIN.md section 1, as the system builds it, in order:
+/// The "virtual array" of keychain-access-groups.md section 1, as the system builds it, in order:
 /// 1. `keychain-access-groups`; 2. (Mac Catalyst) `com.apple.developer.associated-application-identifier`;
 /// 3. the App ID (`application-identifier`, else `com.apple.application-identifier`, else derived
 ///    from prefix and bundle ID); 4. `com.apple.security.application-groups`, unless an App Clip;
@@ -197,7 +197,7 @@ public struct AccessGroupList: Sendable, Hashable {
 
         func strings(_ key: String, _ origin: AccessGroupEntry.Origin) {
             guard let node = ent[key], let items = node.array else { return }
-            // A non-string element drops the whole entitlement (DOMAIN.md section 1).
+            // A non-string element drops the whole entitlement (keychain-access-groups.md section 1).
             guard origin == .keychainAccessGroups ? honoured : Self.stringArrayHonoured(key, in: ent) else { return }
             var k = 0
             for (i, item) in items.enumerated() {
@@ -230,7 +230,7 @@ public struct AccessGroupList: Sendable, Hashable {
         if !unit.isAppClip {
             strings("com.apple.security.application-groups", .appGroup)
         }
-        // `com.apple.token` goes to the end, whatever its place in the file (DOMAIN.md section 1).
+        // `com.apple.token` goes to the end, whatever its place in the file (keychain-access-groups.md section 1).
         if out.contains(where: { $0.value == Self.tokenGroup }) {
             out = out.filter { $0.value != Self.tokenGroup } + out.filter { $0.value == Self.tokenGroup }
         }

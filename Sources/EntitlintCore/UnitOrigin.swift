@@ -65,7 +65,7 @@ public struct UnitOrigin: Sendable, Hashable {
     public var settingSources: [String: String]
     /// Build settings the entitlements use (directly or through other settings) that are empty
     /// in this configuration, each with where it is, or could be, set: a setting no level
-    /// defines is the empty string, as in Xcode (DOMAIN.md section 2.1).
+    /// defines is the empty string, as in Xcode (keychain-access-groups.md section 2.1).
     public var emptySettings: [String: String] = [:]
     /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
     public var profileNote: String?

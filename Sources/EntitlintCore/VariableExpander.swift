@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Expands the build variables Xcode substitutes in entitlements (DOMAIN.md section 2):
+/// Expands the build variables Xcode substitutes in entitlements (keychain-access-groups.md section 2):
 /// `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` (with their trailing dot),
 /// `$(PRODUCT_BUNDLE_IDENTIFIER)`, `$(CFBundleIdentifier)`, `$(DEVELOPMENT_TEAM)`, in both the
 /// `$(X)` and `${X}` forms, plus any user-supplied variables.

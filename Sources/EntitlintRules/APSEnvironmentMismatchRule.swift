@@ -1,21 +1,21 @@
 import EntitlintCore
 import PropertyList
 
-/// `aps-environment-mismatch` (DOMAIN.md sections 3 and 3.1).
+/// `aps-environment-mismatch` (keychain-access-groups.md sections 3 and 3.1).
 struct APSEnvironmentMismatchRule: Rule {
     static let description = RuleDescription(
         id: "aps-environment-mismatch", severity: .error,
         summary: "A push environment (aps-environment) that the profile kind cannot sign.",
         rationale: """
         `aps-environment` (macOS: `com.apple.developer.aps-environment`) is `development` or `production`, and a \
-        profile allows one: development profiles `development`, distribution profiles `production` (DOMAIN.md \
+        profile allows one: development profiles `development`, distribution profiles `production` (keychain-access-groups.md \
         sections 3 and 3.1: scalars must equal the profile's value). A signed app whose value differs from its \
         profile's is refused at install (0xE8008016) or upload (ITMS-90164), and one signed with the wrong \
         environment gets push tokens from the wrong APNs server. In a source entitlements file `development` with a \
         distribution profile is normal (Xcode writes `production` when it exports for distribution), so there only \
         an unknown value, or `production` with a development profile, is reported; in a built app the signed value \
         must equal the embedded profile's. A source value that differs only in case (`Production`, seen in shipping \
-        apps, DOMAIN.md section 6) is a warning: Xcode signs with the profile's value.
+        apps, keychain-access-groups.md section 6) is a warning: Xcode signs with the profile's value.
         """,
         triggering: [
             RuleExample("<key>aps-environment</key>\n↓<string>production</string>",

@@ -1,14 +1,14 @@
 import EntitlintCore
 import PropertyList
 
-/// `app-clip-access-groups` (DOMAIN.md section 1).
+/// `app-clip-access-groups` (keychain-access-groups.md section 1).
 struct AppClipAccessGroupsRule: Rule {
     static let description = RuleDescription(
         id: "app-clip-access-groups", severity: .error,
         summary: "An App Clip with keychain-access-groups: any entry, its own App ID included, makes every keychain call of the clip fail.",
         rationale: """
         Every keychain call of an App Clip fails with `errSecRestrictedAPI` (-34020) unless the clip's whole \
-        access-group list is exactly its App ID (optionally followed by `com.apple.token`) (DOMAIN.md section 1). \
+        access-group list is exactly its App ID (optionally followed by `com.apple.token`) (keychain-access-groups.md section 1). \
         The system skips a clip's app groups but not its `keychain-access-groups`, and it does not de-duplicate the \
         list: an entry equal to the clip's own App ID makes the list `[AppID, AppID]`, which is refused too. So a \
         clip must not list `keychain-access-groups` (only `com.apple.token`, which goes to the end of the list, is \

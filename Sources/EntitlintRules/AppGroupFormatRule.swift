@@ -1,14 +1,14 @@
 import EntitlintCore
 import PropertyList
 
-/// `app-group-format` (DOMAIN.md section 1): an app group that does not fit its platform's form.
+/// `app-group-format` (keychain-access-groups.md section 1): an app group that does not fit its platform's form.
 struct AppGroupFormatRule: Rule {
     static let description = RuleDescription(
         id: "app-group-format", severity: .error,
         summary: "An app group that does not fit its platform's form: `group.<name>` on iOS; `group.<name>` or `<TeamID>.<name>` on macOS (a warning there).",
         rationale: """
         On iOS (and watchOS, tvOS, visionOS) every app group must start with `group.`; anything else is rejected when \
-        the app is signed or installed (DOMAIN.md section 1). macOS has two styles: `TEAMID.name`, which needs no \
+        the app is signed or installed (keychain-access-groups.md section 1). macOS has two styles: `TEAMID.name`, which needs no \
         profile but cannot be used as a keychain access group, and `group.name`, iOS style, which must be in the \
         profile (recommended since 2025). macOS rules are still moving (macOS 15 prompts the user for `group.` \
         containers the profile does not authorise; macOS 26 logs rejections for groups not prefixed by the team), so \
@@ -87,7 +87,7 @@ struct AppGroupFormatRule: Rule {
             let first = String(value.firstComponent)
             if first.isTeamIDLike, value.count > first.count + 1 {
                 // A team-prefixed group that is also a keychain group is how Xcode writes macOS
-                // sharing groups (DOMAIN.md section 1): only a prefix of another team is wrong.
+                // sharing groups (keychain-access-groups.md section 1): only a prefix of another team is wrong.
                 if let team = unit.teamID?.value, team != first, !keychain.contains(value) {
                     out.append(warning("app group \"\(value)\" is prefixed by \(first), but the team is \(team) (\(unit.teamID!.source)): a team-prefixed macOS app group must carry the app's own team; write \"$(TeamIdentifierPrefix)\(value.dropFirst(first.count + 1))\"",
                                        context, item))

@@ -2,7 +2,7 @@ import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// `certificate-expired` (DOMAIN.md section 3).
+/// `certificate-expired` (keychain-access-groups.md section 3).
 struct CertificateExpiredRule: ProfileRule {
     /// Two certificates of "Apple Distribution: Example Ltd (ABCDE12345)", shortened to the fields
     /// read (serial, validity, subject): one valid in 2024, one in 2025.
@@ -13,7 +13,7 @@ struct CertificateExpiredRule: ProfileRule {
         id: "certificate-expired", severity: .error,
         summary: "Every developer certificate of a profile in use has expired (a warning when only some have).",
         rationale: """
-        A profile lists in `DeveloperCertificates` the certificates allowed to sign with it (DOMAIN.md section 3). \
+        A profile lists in `DeveloperCertificates` the certificates allowed to sign with it (keychain-access-groups.md section 3). \
         A certificate past its `notAfter` date cannot sign: when all of them have expired, nothing can sign with \
         the profile although the profile itself is still valid, and Xcode reports that no signing certificate \
         matches it. When only some have expired, signing works on the machines holding a valid one. \

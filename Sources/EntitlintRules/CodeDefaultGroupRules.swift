@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `save-to-shared-default-group` (DOMAIN.md sections 1 and 4): code saves without an access
+/// `save-to-shared-default-group` (keychain-access-groups.md sections 1 and 4): code saves without an access
 /// group in a target whose default group is shared with a target that does not default to it.
 struct SaveToSharedDefaultGroupRule: ProjectRule {
     static let description = RuleDescription(
@@ -8,9 +8,9 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
         summary: "Code saves a keychain item without an access group, so it lands in a default group that other targets share.",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores the item in the default group, element 0 of the list \
-        (DOMAIN.md section 1). When that is a shared group rather than the target's own App ID, the item is shared \
+        (keychain-access-groups.md section 1). When that is a shared group rather than the target's own App ID, the item is shared \
         with every target that lists the group, usually without anyone meaning it, and it moves with the list's \
-        order (DOMAIN.md section 4: pass the group explicitly for shared items). The rule reports a save only where \
+        order (keychain-access-groups.md section 4: pass the group explicitly for shared items). The rule reports a save only where \
         the query is a dictionary built in the same function and names no group, and only when another target lists \
         the group without having it as its own default (targets that all default to one shared group share by \
         design; `default-group-not-app-id` speaks about that). On macOS only data-protection keychain queries are \
@@ -83,7 +83,7 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
     }
 }
 
-/// `access-group-unused-in-code` (DOMAIN.md sections 1 and 8): a keychain group other than the
+/// `access-group-unused-in-code` (keychain-access-groups.md sections 1 and 8): a keychain group other than the
 /// default that no code of the project ever names.
 struct AccessGroupUnusedInCodeRule: ProjectRule {
     static let description = RuleDescription(
@@ -91,7 +91,7 @@ struct AccessGroupUnusedInCodeRule: ProjectRule {
         summary: "A keychain access group other than the default that no code of any target names.",
         rationale: """
         An item gets into a keychain group other than the default only when code passes that group as \
-        `kSecAttrAccessGroup` (DOMAIN.md sections 1 and 8). A listed group that no code names holds nothing the \
+        `kSecAttrAccessGroup` (keychain-access-groups.md sections 1 and 8). A listed group that no code names holds nothing the \
         project put there: a leftover, or a group meant for code not written yet. Libraries can name groups too \
         (a vendor's single sign-on SDK), so this is a note, and only when every target of the project compiles only \
         files that were found and scanned, links nothing out of reach (remote packages, CocoaPods), and every group \

@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `code-group-not-entitled` (DOMAIN.md sections 1 and 8): code passes an access group that the
+/// `code-group-not-entitled` (keychain-access-groups.md sections 1 and 8): code passes an access group that the
 /// entitlements of a target compiling it do not grant.
 struct CodeGroupNotEntitledRule: ProjectRule {
     static let description = RuleDescription(
@@ -8,8 +8,8 @@ struct CodeGroupNotEntitledRule: ProjectRule {
         summary: "Code passes a keychain access group that the entitlements of a target compiling it do not grant.",
         rationale: """
         A keychain query that names an access group succeeds only when the group is in the app's access-group list, \
-        matched exactly (DOMAIN.md section 1); otherwise every call fails with errSecMissingEntitlement (-34018, \
-        "Client explicitly specifies access group ... but is only entitled for ...", DOMAIN.md section 8). The rule \
+        matched exactly (keychain-access-groups.md section 1); otherwise every call fails with errSecMissingEntitlement (-34018, \
+        "Client explicitly specifies access group ... but is only entitled for ...", keychain-access-groups.md section 8). The rule \
         resolves the group each place in the code passes (a literal, a constant of any file of the target, an \
         Info.plist entry expanded with the target's build settings) and checks it against every target that compiles \
         that file, local Swift packages and linked framework targets included: an extension that compiles the app's keychain helper needs the \

@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `code-group-missing-prefix` (DOMAIN.md sections 2 and 8): code passes a group without the App
+/// `code-group-missing-prefix` (keychain-access-groups.md sections 2 and 8): code passes a group without the App
 /// ID prefix that the entitlements put before it.
 struct CodeGroupMissingPrefixRule: ProjectRule {
     static let description = RuleDescription(
@@ -8,8 +8,8 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
         summary: "Code passes a keychain access group without the App ID prefix that its entitlements give it.",
         rationale: """
         Xcode expands `$(AppIdentifierPrefix)` in the entitlements, but code must pass the whole string: \
-        `ABCDE12345.com.example.shared`, not `com.example.shared` (DOMAIN.md section 8). Matching is exact \
-        (DOMAIN.md section 1), so the unprefixed name is a group the app does not have, and every call fails with \
+        `ABCDE12345.com.example.shared`, not `com.example.shared` (keychain-access-groups.md section 8). Matching is exact \
+        (keychain-access-groups.md section 1), so the unprefixed name is a group the app does not have, and every call fails with \
         errSecMissingEntitlement (-34018). The fix is to build the group from the prefix read at run time (an \
         Info.plist entry set to `$(AppIdentifierPrefix)`), not to hard-code a Team ID, which is not always the App ID \
         prefix.
@@ -54,16 +54,16 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
     }
 }
 
-/// `code-group-wrong-prefix` (DOMAIN.md sections 6 and 8): code spells an App ID prefix that is not
+/// `code-group-wrong-prefix` (keychain-access-groups.md sections 6 and 8): code spells an App ID prefix that is not
 /// the target's.
 struct CodeGroupWrongPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-wrong-prefix", severity: .error,
         summary: "Code spells a keychain access group with an App ID prefix that is not the target's.",
         rationale: """
-        Keychain groups carry the App ID prefix (DOMAIN.md section 6), and code that hard-codes it breaks when it \
+        Keychain groups carry the App ID prefix (keychain-access-groups.md section 6), and code that hard-codes it breaks when it \
         differs from the target's: after a team migration, in a fork built by another team, or for apps of teams \
-        older than 2011, whose App ID prefix may differ from their Team ID. Matching is exact (DOMAIN.md section \
+        older than 2011, whose App ID prefix may differ from their Team ID. Matching is exact (keychain-access-groups.md section \
         1): the call fails with errSecMissingEntitlement (-34018). An error when the target's prefix is known (from \
         its profile, or spelled in its entitlements); a note when it is only assumed equal to the Team ID.
         """,

@@ -1,7 +1,7 @@
 import EntitlintCore
 import SourceCode
 
-/// How a group that code passes stands against one unit's access-group list (DOMAIN.md
+/// How a group that code passes stands against one unit's access-group list (keychain-access-groups.md
 /// sections 1 and 8). Runtime matching is exact: a group not in the list fails the call with
 /// errSecMissingEntitlement (-34018).
 enum CodeGroupStanding {
@@ -57,7 +57,7 @@ extension UnitContext {
     }
 
     /// Whether the unit keeps access groups for every keychain query: iOS-family platforms and
-    /// Mac Catalyst always; a macOS app only in the data-protection keychain (DOMAIN.md section 1).
+    /// Mac Catalyst always; a macOS app only in the data-protection keychain (keychain-access-groups.md section 1).
     var alwaysUsesAccessGroups: Bool {
         unit.platform != .macOS || unit.origin?.isMacCatalyst == true
     }

@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `comment-in-plist` (DOMAIN.md section 5).
+/// `comment-in-plist` (keychain-access-groups.md section 5).
 struct CommentInPlistRule: Rule {
     static let description = RuleDescription(
         id: "comment-in-plist", severity: .note,
         summary: "An XML comment in an entitlements file.",
         rationale: """
         Comments are legal between plist elements, but parser disagreements over comments and odd XML were the \
-        "psychic paper" entitlement bypass fixed in iOS 13.5 (DOMAIN.md section 5). Entitlements that reviewers, \
+        "psychic paper" entitlement bypass fixed in iOS 13.5 (keychain-access-groups.md section 5). Entitlements that reviewers, \
         Xcode and the kernel must all read the same way are best kept free of them.
         """,
         triggering: [

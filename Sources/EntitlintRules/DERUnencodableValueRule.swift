@@ -1,14 +1,14 @@
 import EntitlintCore
 import PropertyList
 
-/// `der-unencodable-value` (DOMAIN.md section 7).
+/// `der-unencodable-value` (keychain-access-groups.md section 7).
 struct DERUnencodableValueRule: Rule {
     static let description = RuleDescription(
         id: "der-unencodable-value", severity: .error,
         summary: "A `<data>`, `<date>` or `<real>` entitlement value, which DER entitlements cannot hold.",
         rationale: """
         Signatures carry the entitlements twice: as XML (slot 5) and as DER (slot 7), and DER entitlements have no \
-        encoding for `<data>`, `<date>` or `<real>` values (DOMAIN.md section 7). Since iOS 15, iPadOS 15, tvOS 15 \
+        encoding for `<data>`, `<date>` or `<real>` values (keychain-access-groups.md section 7). Since iOS 15, iPadOS 15, tvOS 15 \
         and watchOS 8 the system checks the DER form ("Using the latest code signature format", Apple), so such a \
         value cannot be signed into a launchable app. Use a string, an integer or a boolean.
         """,

@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `default-group-drift` (DOMAIN.md section 4).
+/// `default-group-drift` (keychain-access-groups.md section 4).
 struct DefaultGroupDriftRule: ReferenceRule {
     static let description = RuleDescription(
         id: "default-group-drift", severity: .error,
         summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores items in the default group, element 0 of the access-group \
-        list (DOMAIN.md section 1). It silently changes when the bundle ID changes with no keychain-access-groups, \
+        list (keychain-access-groups.md section 1). It silently changes when the bundle ID changes with no keychain-access-groups, \
         when a shared group is put first, when the list is reordered, or when the App ID prefix changes (section 4). \
         Items saved before stay in the old group and become unreachable once it leaves the list. `entitlint lock` \
         records every unit's default group in `entitlint.lock`; this rule compares against it, or, with \

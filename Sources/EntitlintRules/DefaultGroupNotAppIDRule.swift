@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `default-group-not-app-id` (DOMAIN.md section 4).
+/// `default-group-not-app-id` (keychain-access-groups.md section 4).
 struct DefaultGroupNotAppIDRule: Rule {
     static let description = RuleDescription(
         id: "default-group-not-app-id", severity: .note,
         summary: "Keychain sharing is on and the first group is not the app's own App ID: the default group is a shared one.",
         rationale: """
-        The default group is the first keychain access group (DOMAIN.md section 1). Before sharing is turned on it \
+        The default group is the first keychain access group (keychain-access-groups.md section 1). Before sharing is turned on it \
         is the App ID; putting a shared group first moves it, and items saved earlier without an explicit group \
         stay behind (section 4). Apple's and practitioners' advice: keep \
         `$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)` first and pass `kSecAttrAccessGroup` for shared items. \

@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `double-prefix` (DOMAIN.md sections 2 and 6).
+/// `double-prefix` (keychain-access-groups.md sections 2 and 6).
 struct DoublePrefixRule: Rule {
     static let description = RuleDescription(
         id: "double-prefix", severity: .error,
         summary: "A prefix twice: `$(AppIdentifierPrefix).x`, `$(TeamIdentifierPrefix).x` or `$(AppIdentifierPrefix)ABCDE12345.x`.",
         rationale: """
-        `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` already end with a dot (DOMAIN.md section 2), so \
+        `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` already end with a dot (keychain-access-groups.md section 2), so \
         `$(AppIdentifierPrefix).x` yields `ABCDE12345..x`, and a literal Team ID after the variable yields \
         `ABCDE12345.ABCDE12345.x`. The profile's `ABCDE12345.*` allows both, so the app signs and installs with no \
         error, and the group silently is another one than the `ABCDE12345.x` the other apps use: sharing breaks \

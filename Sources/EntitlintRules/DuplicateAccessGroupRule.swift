@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `duplicate-access-group` (DOMAIN.md section 1).
+/// `duplicate-access-group` (keychain-access-groups.md section 1).
 struct DuplicateAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "duplicate-access-group", severity: .warning,
         summary: "The same keychain access group listed twice.",
         rationale: """
-        The access-group list is ordered and matched exactly (DOMAIN.md section 1); a repeated group adds nothing \
+        The access-group list is ordered and matched exactly (keychain-access-groups.md section 1); a repeated group adds nothing \
         and usually means a merge went wrong, or two spellings of the same group (`$(AppIdentifierPrefix)x` and \
         `ABCDE12345.x`) that expand to one.
         """,

@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `duplicate-key` (DOMAIN.md section 5).
+/// `duplicate-key` (keychain-access-groups.md section 5).
 struct DuplicateKeyRule: Rule {
     static let description = RuleDescription(
         id: "duplicate-key", severity: .warning,
         summary: "A plist dict key given twice; the earlier value is dead.",
         rationale: """
-        CoreFoundation accepts duplicate keys silently and keeps the last (DOMAIN.md section 5). The earlier \
+        CoreFoundation accepts duplicate keys silently and keeps the last (keychain-access-groups.md section 5). The earlier \
         value, often the one a reviewer reads, has no effect. Differences in how parsers treat such files have \
         been exploited before (the "psychic paper" entitlement bypass).
         """,

@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `empty-access-group` (DOMAIN.md sections 1 and 5).
+/// `empty-access-group` (keychain-access-groups.md sections 1 and 5).
 struct EmptyAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "empty-access-group", severity: .error,
         summary: "An empty, whitespace-only or nameless group (`$(AppIdentifierPrefix)` alone), or one with padding or invisible characters.",
         rationale: """
         `""` is never a valid access group: no profile allows it, so the build, the install or the upload is \
-        rejected (a query that passes `""` gets errSecMissingEntitlement, -34018) (DOMAIN.md section 1). \
+        rejected (a query that passes `""` gets errSecMissingEntitlement, -34018) (keychain-access-groups.md section 1). \
         `$(AppIdentifierPrefix)` or `$(TeamIdentifierPrefix)` alone yields `ABCDE12345.`, a group with no name \
         (section 2). Plist strings are taken verbatim (section 5), so `<string> ABCDE12345.x </string>` is a group \
         whose name has spaces, and an invisible character (a zero-width space, a no-break space, a soft hyphen, a \

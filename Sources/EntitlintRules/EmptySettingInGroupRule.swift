@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `empty-setting-in-group` (DOMAIN.md sections 2 and 2.1).
+/// `empty-setting-in-group` (keychain-access-groups.md sections 2 and 2.1).
 struct EmptySettingInGroupRule: Rule {
     static let description = RuleDescription(
         id: "empty-setting-in-group", severity: .error,
         summary: "A keychain or app group left without a name by a build setting that is empty in this configuration.",
         rationale: """
-        Xcode evaluates a build setting that no level defines as the empty string, without a warning (DOMAIN.md \
+        Xcode evaluates a build setting that no level defines as the empty string, without a warning (keychain-access-groups.md \
         section 2.1). A group built from one, `$(AppIdentifierPrefix)$(VAULT_GROUP)` with `VAULT_GROUP` set only in \
         the Release xcconfig, is `ABCDE12345.` in Debug: a group with no name (section 2), which matches no other \
         target's group, and `group.$(APP_GROUP_NAME)` becomes `group.`. The finding names the empty setting and \

@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `entitlement-not-in-profile` (DOMAIN.md section 3.1).
+/// `entitlement-not-in-profile` (keychain-access-groups.md section 3.1).
 struct EntitlementNotInProfileRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-not-in-profile", severity: .error,
         summary: "An entitlement the app claims that the profile's allowlist does not include.",
         rationale: """
-        The profile's `Entitlements` dict is an allowlist (DOMAIN.md section 3.1): every key the app claims must be \
+        The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every key the app claims must be \
         in it. A key that is missing means the capability is not enabled for the App ID (or the profile predates \
         it): Xcode stops with "Provisioning profile ... doesn't include the K entitlement", devices refuse the \
         install (0xE8008016) and the App Store the upload (ITMS-90164). On macOS only restricted entitlements \

@@ -2,13 +2,13 @@ import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// `entitlement-value-mismatch` (DOMAIN.md section 3.1).
+/// `entitlement-value-mismatch` (keychain-access-groups.md section 3.1).
 struct EntitlementValueMismatchRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-value-mismatch", severity: .error,
         summary: "An entitlement value that the profile's allowlist does not permit.",
         rationale: """
-        For a key the profile does include, the app's value must be allowed by the profile's (DOMAIN.md section \
+        For a key the profile does include, the app's value must be allowed by the profile's (keychain-access-groups.md section \
         3.1): a string equal to the profile's or matching its pattern ending in `*` (anchored at the start); every \
         element of an array allowed by some element of the profile's array, or by its scalar pattern (a profile \
         `"*"` allows any array, as 2023+ profiles do for associated domains); booleans and integers equal. \

@@ -2,17 +2,17 @@ import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// `get-task-allow-in-distribution` (DOMAIN.md sections 3 and 3.1).
+/// `get-task-allow-in-distribution` (keychain-access-groups.md sections 3 and 3.1).
 struct GetTaskAllowInDistributionRule: Rule {
     static let description = RuleDescription(
         id: "get-task-allow-in-distribution", severity: .error,
         summary: "get-task-allow true with an App Store, Ad Hoc, Enterprise or Developer ID profile, or in a binary signed with a distribution certificate.",
         rationale: """
         `get-task-allow` lets a debugger attach: development profiles allow it, distribution profiles set it to \
-        false, and booleans must equal the profile's (DOMAIN.md section 3.1: "get-task-allow true with a \
-        distribution profile is the classic failure"). Signing fails, Ad Hoc and Enterprise installs are refused \
+        false, and booleans must equal the profile's (keychain-access-groups.md section 3.1: a debug build, \
+        `get-task-allow` true, signed with a distribution profile is the textbook case). Signing fails, Ad Hoc and Enterprise installs are refused \
         (0xE8008016), the App Store rejects the upload (ITMS-90164), and notarization rejects a Developer ID app \
-        with `com.apple.security.get-task-allow`. The profile kind is inferred as DOMAIN.md section 3 says (App \
+        with `com.apple.security.get-task-allow`. The profile kind is inferred as keychain-access-groups.md section 3 says (App \
         Store: no device list; Ad Hoc: devices and `get-task-allow` false; Enterprise or Developer ID: \
         `ProvisionsAllDevices`). A built binary is also checked without its profile: when the CMS signature of its \
         code signature (slot `0x10000`) was made with a distribution certificate (`Apple Distribution:`, \

@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `group-missing-from-profile` (DOMAIN.md section 3.1).
+/// `group-missing-from-profile` (keychain-access-groups.md section 3.1).
 struct GroupMissingFromProfileRule: Rule {
     static let description = RuleDescription(
         id: "group-missing-from-profile", severity: .error,
         summary: "A keychain group that no entry of the profile's keychain-access-groups allows.",
         rationale: """
-        The profile's `Entitlements` dict is an allowlist (DOMAIN.md section 3.1): every keychain group of the app \
+        The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every keychain group of the app \
         must match one of its `keychain-access-groups` entries, exactly or as an anchored prefix pattern ending in \
         `*`. Otherwise signing fails in Xcode or on CI, the device refuses to install (0xE8008016), or the App Store \
         rejects the upload (ITMS-90164). A value that another rule reports for its cause is not reported again \

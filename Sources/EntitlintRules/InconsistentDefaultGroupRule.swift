@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `inconsistent-default-group` (DOMAIN.md sections 1 and 4): an extension whose list lacks its
+/// `inconsistent-default-group` (keychain-access-groups.md sections 1 and 4): an extension whose list lacks its
 /// host app's default group (or the other way round) although they share a keychain group, and
 /// configurations of one target whose default groups differ.
 struct InconsistentDefaultGroupRule: ProjectRule {
@@ -9,7 +9,7 @@ struct InconsistentDefaultGroupRule: ProjectRule {
         summary: "An extension that does not list its host app's default access group (or whose own default the host does not list) although both share a keychain group, or configurations of one target whose default groups differ.",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores an item in the first group of the list, the default \
-        (DOMAIN.md section 1); a read without a group searches every group of the reader's list. An app and its \
+        (keychain-access-groups.md section 1); a read without a group searches every group of the reader's list. An app and its \
         extension that share a keychain group usually mean to share what they save: when the host app's default \
         is missing from the extension's list, what the app saves without an explicit group is out of the \
         extension's reach (and the same the other way round). Add the host's default to the extension's list \

@@ -1,16 +1,16 @@
 import EntitlintCore
 import PropertyList
 
-/// `macos-restricted-without-profile` (DOMAIN.md sections 1 and 6).
+/// `macos-restricted-without-profile` (keychain-access-groups.md sections 1 and 6).
 struct MacOSRestrictedWithoutProfileRule: Rule {
     static let description = RuleDescription(
         id: "macos-restricted-without-profile", severity: .error,
         summary: "A built macOS bundle signed with keychain-access-groups or com.apple.application-identifier but no embedded profile.",
         rationale: """
         On macOS, `keychain-access-groups` and `com.apple.application-identifier` are restricted entitlements: a \
-        provisioning profile must authorise them (DOMAIN.md section 1). An app signed with either, even an empty \
+        provisioning profile must authorise them (keychain-access-groups.md section 1). An app signed with either, even an empty \
         array, and without `Contents/embedded.provisionprofile` is killed at launch ("Unsatisfied entitlements: \
-        keychain-access-groups", AMFI -413, DOMAIN.md section 6); Electron and other non-Xcode builds hit this. \
+        keychain-access-groups", AMFI -413, keychain-access-groups.md section 6); Electron and other non-Xcode builds hit this. \
         Only built bundles are checked: for a source entitlements file, a missing profile in the lint run says \
         nothing about the build.
         """,

@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `missing-team-prefix` (DOMAIN.md section 2).
+/// `missing-team-prefix` (keychain-access-groups.md section 2).
 struct MissingTeamPrefixRule: Rule {
     static let description = RuleDescription(
         id: "missing-team-prefix", severity: .error,
         summary: "A keychain access group with no prefix at all (no variable, no 10-character ID).",
         rationale: """
-        The App ID prefix is what ties a keychain group to a team (DOMAIN.md section 2). A group without it never \
+        The App ID prefix is what ties a keychain group to a team (keychain-access-groups.md section 2). A group without it never \
         matches the profile's `PREFIX.*` allowlist: the build fails to sign, or, where some tool expanded a missing \
         `$(AppIdentifierPrefix)` to nothing, items silently land in an unexpected group. Xcode writes every Keychain \
         Sharing group as `$(AppIdentifierPrefix)name`. A prefix in lower case \

@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `non-string-access-group` (DOMAIN.md section 1).
+/// `non-string-access-group` (keychain-access-groups.md section 1).
 struct NonStringAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "non-string-access-group", severity: .error,
         summary: "An element of keychain-access-groups, the app groups or the associated App IDs that is not a string (or a value that is not an array).",
         rationale: """
         If any element of `keychain-access-groups` is not a string, the system ignores the whole entitlement \
-        (DOMAIN.md section 1): every shared group is lost at once and the default falls back to the App ID. The \
+        (keychain-access-groups.md section 1): every shared group is lost at once and the default falls back to the App ID. The \
         same helper reads `com.apple.security.application-groups` and \
         `com.apple.developer.associated-application-identifier`, so a non-string element drops those whole too.
         """,

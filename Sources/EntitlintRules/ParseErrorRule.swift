@@ -8,7 +8,7 @@ struct ParseErrorRule: Rule {
         summary: "A file that is not a valid property list or provisioning profile.",
         rationale: """
         codesign, Xcode and the App Store read entitlements with CoreFoundation's parser, which rejects unknown \
-        elements, DTD subsets, custom entities, malformed dates and numbers (DOMAIN.md section 5). A profile is a CMS \
+        elements, DTD subsets, custom entities, malformed dates and numbers (keychain-access-groups.md section 5). A profile is a CMS \
         SignedData envelope around a plist (section 3). A file that does not parse is reported with its line and the \
         reason, and the rest of the run goes on.
         """,

@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `profile-app-id-mismatch` (DOMAIN.md sections 2 and 3.1).
+/// `profile-app-id-mismatch` (keychain-access-groups.md sections 2 and 3.1).
 struct ProfileAppIDMismatchRule: Rule {
     static let description = RuleDescription(
         id: "profile-app-id-mismatch", severity: .error,
         summary: "The unit's bundle ID is not covered by its App ID: the entitlements' own application-identifier, or the profile's.",
         rationale: """
-        The App ID is the App ID prefix, a dot and the bundle ID (DOMAIN.md section 2). A profile is for one App ID \
+        The App ID is the App ID prefix, a dot and the bundle ID (keychain-access-groups.md section 2). A profile is for one App ID \
         or a wildcard App ID pattern (`ABCDE12345.com.example.*`), and an entitlements file that spells its \
         `application-identifier` out names one too: both must cover the bundle ID the app is built with (section \
         3.1). Xcode stops with "Provisioning profile ... has app ID ..., which does not match the bundle ID ...", \

@@ -2,7 +2,7 @@ import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// `profile-der-mismatch` (DOMAIN.md section 3).
+/// `profile-der-mismatch` (keychain-access-groups.md section 3).
 struct ProfileDERMismatchRule: ProfileRule {
     /// A small `DER-Encoded-Profile`: CMS (unsigned) around UUID 0B9D3E52-...-2B22, team
     /// ABCDE12345 and the App ID ABCDE12345.com.example.AppOne.
@@ -13,7 +13,7 @@ struct ProfileDERMismatchRule: ProfileRule {
         summary: "A profile whose DER-Encoded-Profile disagrees with its XML plist, or cannot be decoded.",
         rationale: """
         Modern profiles carry their content twice: the XML plist, and `DER-Encoded-Profile`, a second CMS blob that \
-        is the modern source of truth (DOMAIN.md section 3). Tools that read one and devices that read the other \
+        is the modern source of truth (keychain-access-groups.md section 3). Tools that read one and devices that read the other \
         must see the same profile: a UUID, team, App ID, entitlement allowlist, device list or expiry that differs \
         (a hand-edited or re-assembled profile), or a payload that cannot be decoded, means the profile is damaged \
         and will be refused; download it again. The keys present in both are compared, dict order ignored, UUIDs \

@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `profile-expired` (DOMAIN.md section 3).
+/// `profile-expired` (keychain-access-groups.md section 3).
 struct ProfileExpiredRule: ProfileRule {
     static let description = RuleDescription(
         id: "profile-expired", severity: .error,
         summary: "A provisioning profile in use whose ExpirationDate has passed.",
         rationale: """
-        A profile is valid until its `ExpirationDate` (DOMAIN.md section 3). After it, Xcode and CI cannot sign \
+        A profile is valid until its `ExpirationDate` (keychain-access-groups.md section 3). After it, Xcode and CI cannot sign \
         with it, uploads signed with it are refused, and development, Ad Hoc and Enterprise builds that embed it \
         stop launching on devices. Profiles are checked when they sign a unit of the run (paired with an \
         entitlements file, given with `--profile` or a config app's `profile:`, embedded in a built app) or are \

@@ -1,13 +1,13 @@
 import EntitlintCore
 import PropertyList
 
-/// `profile-expiring` (DOMAIN.md section 3).
+/// `profile-expiring` (keychain-access-groups.md section 3).
 struct ProfileExpiringRule: ProfileRule {
     static let description = RuleDescription(
         id: "profile-expiring", severity: .warning,
         summary: "A provisioning profile in use that expires within 30 days (configurable).",
         rationale: """
-        A profile stops working on its `ExpirationDate` (DOMAIN.md section 3): a release built with it after that \
+        A profile stops working on its `ExpirationDate` (keychain-access-groups.md section 3): a release built with it after that \
         date cannot be signed, and Ad Hoc, development and Enterprise installs stop launching. Renewing before then \
         avoids a broken release day. The window is 30 days by default; `profile-expiring-days: N` in \
         `.entitlint.yml` changes it (1 to 3650 days); the profiles checked are those of `profile-expired`. The \

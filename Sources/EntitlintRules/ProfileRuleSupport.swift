@@ -2,7 +2,7 @@ import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// Facts about profiles shared by the profile rules (DOMAIN.md sections 3 and 3.1).
+/// Facts about profiles shared by the profile rules (keychain-access-groups.md sections 3 and 3.1).
 enum ProfileFacts {
     /// App Store, Ad Hoc, Enterprise and Developer ID profiles distribute; development ones do not.
     static func isDistribution(_ kind: ProfileKind) -> Bool {
@@ -24,8 +24,8 @@ enum ProfileFacts {
         }
     }
 
-    /// On macOS only restricted entitlements need the profile (DOMAIN.md section 3.1: "on macOS,
-    /// unrestricted keys such as the App Sandbox keys are exempt"): the `com.apple.security.*`
+    /// On macOS only restricted entitlements need the profile (keychain-access-groups.md section 3.1: on macOS,
+    /// unrestricted keys such as the App Sandbox keys are exempt): the `com.apple.security.*`
     /// keys (App Sandbox, hardened runtime exceptions, `get-task-allow`, app groups in their
     /// `TEAMID.` style) are not checked against the profile.
     static func needsProfile(_ key: String, macOS: Bool) -> Bool {

@@ -1,6 +1,6 @@
 public import EntitlintCore
 
-/// Every rule, in catalogue order (DESIGN.md section 3).
+/// Every rule, in catalogue order.
 public enum RuleRegistry {
     public static let all: [any Rule] = [
         ParseErrorRule(),

@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `shared-group-single-member` (DOMAIN.md sections 1 and 4): a group meant for sharing that only
+/// `shared-group-single-member` (keychain-access-groups.md sections 1 and 4): a group meant for sharing that only
 /// one target of the run claims.
 struct SharedGroupSingleMemberRule: ProjectRule {
     static let description = RuleDescription(
@@ -8,7 +8,7 @@ struct SharedGroupSingleMemberRule: ProjectRule {
         summary: "A keychain or app group meant for sharing (not the unit's own App ID) that no other target of the project claims.",
         rationale: """
         A keychain access group other than the app's own App ID, or an app group, exists to share items with other \
-        apps and extensions of the same team (DOMAIN.md section 1). When only one target of the project lists it, \
+        apps and extensions of the same team (keychain-access-groups.md section 1). When only one target of the project lists it, \
         nothing is shared: often a typo in one of the lists, a target that was removed, or sharing turned on half-way. \
         A group's members are counted per target (all configurations of a target are one member), over every unit of \
         the app family; the unit's own App ID is never reported. A group only one target claims is often shared with \

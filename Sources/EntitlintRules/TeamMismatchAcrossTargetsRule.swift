@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `team-mismatch-across-targets` (DOMAIN.md section 2): units that claim the same group under
+/// `team-mismatch-across-targets` (keychain-access-groups.md section 2): units that claim the same group under
 /// different teams or App ID prefixes.
 struct TeamMismatchAcrossTargetsRule: ProjectRule {
     static let description = RuleDescription(
@@ -8,7 +8,7 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
         summary: "Targets that claim the same group but have different teams or App ID prefixes, so they can never share it.",
         rationale: """
         Keychain items cannot move between teams: a keychain access group is `PREFIX.name`, and the prefix is the \
-        App ID prefix of the app (DOMAIN.md section 2). When two targets write the same group as \
+        App ID prefix of the app (keychain-access-groups.md section 2). When two targets write the same group as \
         `$(AppIdentifierPrefix)com.example.shared` but are signed by different teams (or a team with a legacy prefix), \
         they get two different groups and share nothing; an app group, registered by one team, cannot be claimed by \
         another. Targets are compared within the same configuration (a Debug team may differ from a Release team), \

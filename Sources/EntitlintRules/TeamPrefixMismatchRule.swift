@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `team-prefix-mismatch` (DOMAIN.md section 2).
+/// `team-prefix-mismatch` (keychain-access-groups.md section 2).
 struct TeamPrefixMismatchRule: Rule {
     static let description = RuleDescription(
         id: "team-prefix-mismatch", severity: .error,
         summary: "An access group, application-identifier or team-identifier whose prefix is not the unit's App ID prefix / Team ID.",
         rationale: """
         Keychain items cannot move between teams: every keychain group of an app must start with that app's App ID \
-        prefix (DOMAIN.md section 2), which is almost always the Team ID but can differ for teams older than 2011. \
+        prefix (keychain-access-groups.md section 2), which is almost always the Team ID but can differ for teams older than 2011. \
         A group under another prefix is rejected at install (0xE8008016) or upload (ITMS-90164). \
         `$(TeamIdentifierPrefix)` expands to the Team ID, so it is wrong for keychain groups when the App ID prefix \
         differs. A profile may list several teams and prefixes (`TeamIdentifier`, `ApplicationIdentifierPrefix`): \

@@ -1,6 +1,6 @@
 import EntitlintCore
 
-/// `token-group-claimed` (DOMAIN.md sections 1 and 6).
+/// `token-group-claimed` (keychain-access-groups.md sections 1 and 6).
 struct TokenGroupClaimedRule: Rule {
     static let description = RuleDescription(
         id: "token-group-claimed", severity: .error,
@@ -8,7 +8,7 @@ struct TokenGroupClaimedRule: Rule {
         rationale: """
         `com.apple.token` is the read-only group of smart-card (CryptoTokenKit) items. Wherever it is listed, the \
         system moves it to the end of the access-group list, so it is never the default group and never moves the \
-        default (DOMAIN.md section 1). On iOS an app that reads token items must list it, and profiles allow it \
+        default (keychain-access-groups.md section 1). On iOS an app that reads token items must list it, and profiles allow it \
         (modern ones list it next to `PREFIX.*`, section 6): that is legitimate, and the rule only notes what the \
         group is, so that nobody writes to it. On macOS the system adds it implicitly and no macOS profile can \
         authorise it: listing it fails signing, so there it is an error. With the platform unknown it is a note. \

@@ -1,7 +1,7 @@
 import EntitlintCore
 import PropertyList
 
-/// `unresolved-variable` (DOMAIN.md sections 2 and 6).
+/// `unresolved-variable` (keychain-access-groups.md sections 2 and 6).
 struct UnresolvedVariableRule: Rule {
     static let description = RuleDescription(
         id: "unresolved-variable", severity: .warning,
@@ -10,7 +10,7 @@ struct UnresolvedVariableRule: Rule {
         Xcode expands `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)`, `$(PRODUCT_BUNDLE_IDENTIFIER)` and \
         friends at signing time; when their value is not known here they stay symbolic and are correct by \
         construction. Any other variable must come from a build setting, and template placeholders such as \
-        `{{VAR}}` or `###VAR###` are left by generators (DOMAIN.md section 6). Some tools expand what they do not \
+        `{{VAR}}` or `###VAR###` are left by generators (keychain-access-groups.md section 6). Some tools expand what they do not \
         know to the empty string, silently dropping a prefix (section 2). Entitlint never guesses: give the value \
         in `.entitlint.yml` under `variables:` so the group can be checked.
         """,

@@ -1,13 +1,13 @@
 import EntitlintCore
 
-/// `unused-entitlements-file` (DOMAIN.md section 2.1).
+/// `unused-entitlements-file` (keychain-access-groups.md section 2.1).
 struct UnusedEntitlementsFileRule: Rule {
     static let description = RuleDescription(
         id: "unused-entitlements-file", severity: .note,
         summary: "An entitlements file in a project's folders that no target of the project signs with.",
         rationale: """
         Xcode signs a target with the file its `CODE_SIGN_ENTITLEMENTS` names (an XcodeGen target's \
-        `entitlements: path:`, DOMAIN.md section 2.1); a file no target names is never signed. Its bundle ID, team, profile and build \
+        `entitlements: path:`, keychain-access-groups.md section 2.1); a file no target names is never signed. Its bundle ID, team, profile and build \
         settings cannot be known, so only the checks that need no facts run on it (a wildcard, an empty or \
         non-string group, a double prefix, duplicate keys and groups, comments), and this note says why the others \
         do not. It is often left over from a removed target or an extension whose spec is no longer included.

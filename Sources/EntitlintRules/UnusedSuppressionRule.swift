@@ -13,7 +13,7 @@ struct UnusedSuppressionRule: Rule {
         silently hide the next real problem at that place, and a misspelt one silences nothing, so both are reported. \
         Only rules that judge a file on its own are called unused (a rule that needs a profile, the project or the lock \
         may be silent only because the run lacks them). The directive is still a comment in the entitlements, which \
-        reviewers and parsers must read alike (DOMAIN.md section 5): keep it short and give the reason.
+        reviewers and parsers must read alike (keychain-access-groups.md section 5): keep it short and give the reason.
         """,
         triggering: [
             RuleExample("↓<!-- entitlint:disable-next-line wildcard-access-group: the vendor SDK asked for it -->\n<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",

@@ -1,12 +1,12 @@
 import EntitlintCore
 
-/// `wildcard-access-group` (DOMAIN.md sections 1 and 3.1).
+/// `wildcard-access-group` (keychain-access-groups.md sections 1 and 3.1).
 struct WildcardAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "wildcard-access-group", severity: .error,
         summary: "`*` anywhere in an app's keychain-access-groups or app groups.",
         rationale: """
-        Wildcards belong in provisioning profiles, never in an app (DOMAIN.md section 3.1). At run time matching is \
+        Wildcards belong in provisioning profiles, never in an app (keychain-access-groups.md section 3.1). At run time matching is \
         exact (section 1): `"*"` alone means every group, and a third-party process carrying it has its keychain \
         connection rejected. Anything else with a `*` is a literal name: `PREFIX.*` copied from the profile signs \
         (the profile's `PREFIX.*` allows the text), and apps that all list it do share that one odd group, which \

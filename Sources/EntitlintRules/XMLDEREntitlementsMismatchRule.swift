@@ -1,16 +1,16 @@
 import EntitlintCore
 import PropertyList
 
-/// `xml-der-entitlements-mismatch` (DOMAIN.md section 7).
+/// `xml-der-entitlements-mismatch` (keychain-access-groups.md section 7).
 struct XMLDEREntitlementsMismatchRule: Rule {
     static let description = RuleDescription(
         id: "xml-der-entitlements-mismatch", severity: .error,
         summary: "A binary whose XML (slot 5) and DER (slot 7) entitlements disagree, or whose slices disagree.",
         rationale: """
         A code signature carries the entitlements twice: the XML blob of slot 5 (`0xfade7171`) and the DER blob of \
-        slot 7 (`0xfade7172`) (DOMAIN.md section 7). Since iOS 15 the system checks the DER form, while older \
+        slot 7 (`0xfade7172`) (keychain-access-groups.md section 7). Since iOS 15 the system checks the DER form, while older \
         systems and many tools read the XML: when they differ, what was reviewed is not what runs (parser \
-        disagreements over entitlements were the "psychic paper" bypass, DOMAIN.md section 5), and installs are \
+        disagreements over entitlements were the "psychic paper" bypass, keychain-access-groups.md section 5), and installs are \
         refused. A slot 7 that cannot be decoded, and the slices of a universal binary signed with different \
         entitlements, are reported too. Sign again with `codesign`, never by editing one blob.
         """,

@@ -3,7 +3,7 @@ public import EntitlintCore
 public import PropertyList
 public import Provisioning
 
-/// A whole run over files and folders (DESIGN.md section 1): inputs -> documents -> signing
+/// A whole run over files and folders: inputs -> documents -> signing
 /// units -> rules -> findings. Each step below is one stage; their order is the run's.
 extension Linter {
     /// Runs the whole pipeline.

@@ -1,7 +1,7 @@
 public import EntitlintCore
 
 /// `lint --against REV`: the reference point of `default-group-drift` taken from git instead of a
-/// lock file (DOMAIN.md section 4: "the same files at a git revision").
+/// lock file (keychain-access-groups.md section 4: the same files at a git revision).
 ///
 /// The units of the run are formed again from the files as they were at REV, read from git
 /// (nothing is checked out or written): the entitlements files, the profiles, and the

@@ -87,7 +87,7 @@ enum PlistScalars {
     }
 
     /// `<data>`: base64 as CoreFoundation decodes it. Characters outside the alphabet are
-    /// skipped (DOMAIN.md section 5); `=` counts as a zero digit, so decoding goes on after it;
+    /// skipped (keychain-access-groups.md section 5); `=` counts as a zero digit, so decoding goes on after it;
     /// each complete group of four digits gives three bytes, less one per `=` at the end of the
     /// text so far (white space does not break a run of `=`); an incomplete last group is dropped.
     static func base64(_ text: [UInt8]) -> [UInt8] {

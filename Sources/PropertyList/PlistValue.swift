@@ -1,6 +1,6 @@
 /// A property-list value with the source position of the element that produced it.
 ///
-/// The element set is CoreFoundation's (DOMAIN.md section 5):
+/// The element set is CoreFoundation's (keychain-access-groups.md section 5):
 /// `dict, key, array, string, data, date, integer, real, true, false` inside one `plist`.
 public struct PlistNode: Sendable, Hashable {
     public var value: PlistValue

@@ -59,7 +59,7 @@ extension XMLPlistReader {
         ctxt.pointee.sax.pointee = SAXBuilder.handler
         var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
-        // A byte-order mark decides the encoding, whatever `encoding=` says (DOMAIN.md
+        // A byte-order mark decides the encoding, whatever `encoding=` says (keychain-access-groups.md
         // section 5, as CF); libxml2 would switch to the declared one (found by
         // differential testing: a UTF-8 BOM with encoding="ISO-8859-1" misread strings).
         if startsWithByteOrderMark(bytes) { options |= XML_PARSE_IGNORE_ENC.rawValue }

@@ -3,7 +3,7 @@ internal import CLibXML2
 /// Reads XML property lists with libxml2's SAX2 interface, straight into `PlistNode`s: no DOM is
 /// built, and every node keeps the line and column of its start tag.
 ///
-/// What is accepted follows CoreFoundation's parser (DOMAIN.md section 5):
+/// What is accepted follows CoreFoundation's parser (keychain-access-groups.md section 5):
 /// - elements `plist, dict, key, array, string, data, date, integer, real, true, false`; anything
 ///   else is an error; a bare value root (`<dict>` without `<plist>`) parses; `<plist>` holds
 ///   exactly one value;

@@ -5,7 +5,7 @@ import PropertyList
 /// is the property list. Nothing is verified: signatures and certificates are only checked for
 /// shape.
 ///
-/// The grammar, from RFC 5652 sections 3 and 5.1-5.2 (DOMAIN.md section 3):
+/// The grammar, from RFC 5652 sections 3 and 5.1-5.2 (keychain-access-groups.md section 3):
 ///
 ///     ContentInfo ::= SEQUENCE {
 ///       contentType ContentType,                      -- 1.2.840.113549.1.7.2 (signedData)

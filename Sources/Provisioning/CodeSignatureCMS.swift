@@ -3,7 +3,7 @@ public import PropertyList
 
 /// What a code-signing certificate is for, read from its subject common name.
 ///
-/// DOMAIN.md does not list certificate names, so these are the prefixes of the common names Apple
+/// keychain-access-groups.md does not list certificate names; these are the prefixes of the common names Apple
 /// gives the certificates of each type in the developer portal ("Certificates" > certificate
 /// types), as `security find-identity -v -p codesigning` lists them:
 ///
@@ -43,10 +43,10 @@ extension DeveloperCertificate {
 }
 
 /// The CMS signature of a Mach-O code signature: the payload of the blob wrapper (`0xfade0b01`)
-/// in slot `0x10000` (`CSSLOT_SIGNATURESLOT`) of the SuperBlob (DOMAIN.md section 7 gives the
+/// in slot `0x10000` (`CSSLOT_SIGNATURESLOT`) of the SuperBlob (keychain-access-groups.md section 7 gives the
 /// SuperBlob; the slot number and magic are `<Security/CSCommonPriv.h>`'s).
 ///
-/// It is a CMS SignedData (RFC 5652, the same grammar as a profile's, DOMAIN.md section 3) whose
+/// It is a CMS SignedData (RFC 5652, the same grammar as a profile's, keychain-access-groups.md section 3) whose
 /// content is detached (the CodeDirectory hash is what is signed), so there is no eContent:
 ///
 ///     SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,

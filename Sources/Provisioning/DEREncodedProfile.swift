@@ -1,8 +1,8 @@
 internal import SwiftASN1
 public import PropertyList
 
-/// The `DER-Encoded-Profile` of a modern profile (DOMAIN.md section 3: "a second CMS blob, the
-/// modern source of truth"), decoded into the same value tree as the XML plist so the two can be
+/// The `DER-Encoded-Profile` of a modern profile (keychain-access-groups.md section 3: a second CMS blob, the
+/// modern source of truth), decoded into the same value tree as the XML plist so the two can be
 /// compared key by key.
 ///
 /// Layout, as observed with `openssl asn1parse` on the corpus's Apple-made profiles (2022-2024):

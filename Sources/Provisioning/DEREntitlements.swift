@@ -25,7 +25,7 @@ public struct DERValueError: Error, Sendable, CustomStringConvertible, Equatable
     public var description: String { reason }
 }
 
-/// DER entitlements: the payload of the code-signature blob `0xfade7172` (slot 7, DOMAIN.md
+/// DER entitlements: the payload of the code-signature blob `0xfade7172` (slot 7, keychain-access-groups.md
 /// section 7) and the `Entitlements` value of a `DER-Encoded-Profile`.
 ///
 /// The layout, as observed in Apple-made profiles (`openssl asn1parse` of the corpus's
@@ -37,7 +37,7 @@ public struct DERValueError: Error, Sendable, CustomStringConvertible, Equatable
 ///     Dict  ::= [CONTEXT 16] IMPLICIT SET OF SEQUENCE { key UTF8String, value Value }
 ///     Value ::= UTF8String | BOOLEAN | INTEGER | SEQUENCE OF Value (an array) | Dict
 ///
-/// There is no encoding for `<data>`, `<date>` or `<real>` (DOMAIN.md section 7): a plist with
+/// There is no encoding for `<data>`, `<date>` or `<real>` (keychain-access-groups.md section 7): a plist with
 /// such values cannot be signed into DER entitlements. The value tree produced here is the same
 /// `PlistNode` tree the XML reader gives, without source locations.
 ///

@@ -1,8 +1,8 @@
 internal import SwiftASN1
 public import PropertyList
 
-/// One element of a profile's `DeveloperCertificates` (DOMAIN.md section 3: "array of DER X.509
-/// data"): the signing certificates the profile allows. Only what linting and `inspect` need is
+/// One element of a profile's `DeveloperCertificates` (keychain-access-groups.md section 3: an array of DER X.509
+/// certificates): the signing certificates the profile allows. Only what linting and `inspect` need is
 /// read, with swift-asn1 directly (RFC 5280 section 4.1):
 ///
 ///     Certificate  ::= SEQUENCE { tbsCertificate TBSCertificate, signatureAlgorithm, signatureValue }

@@ -2,7 +2,7 @@ public import PropertyList
 
 /// Reads `.mobileprovision` / `.provisionprofile` files.
 ///
-/// A profile is a CMS SignedData whose encapsulated content is a property list (DOMAIN.md
+/// A profile is a CMS SignedData whose encapsulated content is a property list (keychain-access-groups.md
 /// section 3); some files with these names are bare property lists, empty, or junk (section 6).
 /// The wrapper is chosen from the **first byte only**, never by searching the bytes for `<?xml`:
 ///

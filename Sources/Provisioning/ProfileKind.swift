@@ -1,5 +1,5 @@
 /// What a provisioning profile is for. There is no such field in the plist: the kind is inferred
-/// (DOMAIN.md section 3):
+/// (keychain-access-groups.md section 3):
 ///
 /// > Development = devices + `get-task-allow` true; Ad Hoc = devices + `get-task-allow` false;
 /// > App Store = no devices and no `ProvisionsAllDevices`; Enterprise = `ProvisionsAllDevices` on
@@ -16,7 +16,7 @@ public enum ProfileKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension ProfileKind {
-    /// The DOMAIN.md section 3 heuristic.
+    /// The keychain-access-groups.md section 3 heuristic.
     ///
     /// - Parameters:
     ///   - hasDeviceList: the plist has a `ProvisionedDevices` array, even an empty one (real App

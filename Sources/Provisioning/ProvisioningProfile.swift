@@ -1,7 +1,7 @@
 public import PropertyList
 
 /// The fields of a provisioning profile that linting needs, read from its property list
-/// (DOMAIN.md section 3):
+/// (keychain-access-groups.md section 3):
 ///
 /// > Top-level keys (tolerate unknown ones): `AppIDName` (string), `ApplicationIdentifierPrefix`
 /// > (array of string), `CreationDate`, `ExpirationDate` (date), `Platform` (array: `iOS`, `OSX`,
@@ -34,7 +34,7 @@ public struct ProvisioningProfile: Sendable, Hashable {
     /// Where the `Entitlements` dict starts (the line of its `<dict>`) in the embedded plist;
     /// `.unknown` if there is none or the plist is binary.
     public var entitlementsLocation: SourceLocation
-    /// Inferred with the DOMAIN.md section 3 heuristic (see `ProfileKind`).
+    /// Inferred with the keychain-access-groups.md section 3 heuristic (see `ProfileKind`).
     public var kind: ProfileKind
     public var envelope: ProfileEnvelope
     /// The whole decoded plist (root dict).

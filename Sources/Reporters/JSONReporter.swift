@@ -1,7 +1,7 @@
 import Foundation
 public import EntitlintCore
 
-/// The JSON report of DESIGN.md section 5 (stable, versioned; keys sorted).
+/// The JSON report (Rules/reference/commands.md, Formats) (stable, versioned; keys sorted).
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
     public init() {}

@@ -40,7 +40,7 @@ public struct ResolvedSetting: Sendable, Hashable {
     /// The assignment that gives the value (the last matching one), nil for a built-in or unset setting.
     public var source: SettingAssignment?
     /// Settings the value refers to (directly or through the values it inherits) that no level
-    /// sets: each evaluated to the empty string, as Xcode evaluates them (DOMAIN.md section 2.1).
+    /// sets: each evaluated to the empty string, as Xcode evaluates them (keychain-access-groups.md section 2.1).
     public var undefined: [String]
     /// Why the value cannot be known otherwise: a hole (a file that could not be read), a cycle,
     /// an unsupported operator, a value too long.
@@ -51,14 +51,14 @@ public struct ResolvedSetting: Sendable, Hashable {
 
 /// Evaluates build settings as Xcode does, over the ordered assignments of every level, lowest
 /// precedence first: the project's xcconfig, the project's settings, the target's xcconfig, the
-/// target's settings (DESIGN.md; "Configuration Settings File" and Xcode's Build Settings
+/// target's settings (Apple's "Configuration Settings File" and Xcode's Build Settings
 /// reference). A lookup takes the last assignment whose conditions match; `$(inherited)` (and
 /// `$(NAME)` inside NAME's own value) is the value of the assignments before it, down the levels
 /// (Xcode 10 release notes: later assignments in an xcconfig inherit from earlier ones).
 ///
 /// References: `$(X)`, `${X}`, `$X`, nested `$(A_$(B))`, operators `:lower`, `:upper`,
 /// `:rfc1034identifier`, `:c99extidentifier`, `:identifier`, `:default=V`, `:dir`, `:file`, `:base`,
-/// `:suffix`, `:standardizepath`. A variable no level sets is the empty string, as in Xcode (DOMAIN.md
+/// `:suffix`, `:standardizepath`. A variable no level sets is the empty string, as in Xcode (keychain-access-groups.md
 /// section 2.1); its name is kept in `undefined` so that a malformed result can say which setting
 /// was empty. `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` are not build settings: code
 /// signing fills them in from the profile, so they stay as written for the entitlements expander.

@@ -2,7 +2,7 @@ import EntitlintCore
 import PropertyList
 
 /// The build settings one unit's entitlements refer to, evaluated as Xcode evaluates them when it
-/// writes the signed entitlements (DOMAIN.md section 2.1):
+/// writes the signed entitlements (keychain-access-groups.md section 2.1):
 ///
 /// - a setting no level defines is the empty string, and so is a setting explicitly set to nothing;
 ///   both are recorded in `empty` with where the setting is (or could be) set, so that a group they

@@ -5,7 +5,7 @@ import EntitlintCore
 /// names its product, when a copy-files phase embeds it, or when it depends on it (Xcode links
 /// the module of a dependency that the code imports: `import Kit` links Kit.framework without a
 /// frameworks-phase entry, as app extensions often do with their app's framework). The keychain
-/// grants a process the groups of the app's (or extension's) signed entitlements (DOMAIN.md
+/// grants a process the groups of the app's (or extension's) signed entitlements (keychain-access-groups.md
 /// section 1), so the calls that code makes are checked against every target that links it.
 enum LinkedCode {
     /// Product types whose code runs in the process of whatever links or embeds them. Bundles

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 
-/// The facts about the units of one run (DESIGN.md section 6).
+/// The facts about the units of one run.
 struct FactOptions: ParsableArguments {
     @Option(help: "Provisioning profile to check the units against.")
     var profile: String?

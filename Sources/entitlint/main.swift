@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-// Exit status (DESIGN.md section 4): 0 clean, 1 findings at or above the failing level,
+// Exit status (Rules/reference/commands.md): 0 clean, 1 findings at or above the failing level,
 // 2 usage errors, bad configuration, missing paths. Argument errors exit 2, not 64.
 // A closed pipe ends the run quietly instead of killing it with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)

@@ -5,7 +5,7 @@ import XCTest
 /// Small writers for the built products the tests lint: DER entitlements,
 /// Mach-O files (thin, fat, signed or not, simulator section), `.app` folders and `.ipa` zips.
 /// Nothing from Apple's toolchain is needed; layouts follow `<mach-o/loader.h>`, `<mach-o/fat.h>`
-/// and the SuperBlob of DOMAIN.md section 7.
+/// and the SuperBlob of keychain-access-groups.md section 7.
 enum DERWriter {
     static func tlv(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
         var out = [tag]

@@ -32,7 +32,7 @@ final class RuleExampleTests: XCTestCase {
         for d in RuleRegistry.descriptions {
             XCTAssertFalse(d.triggering.isEmpty, "\(d.id) has no triggering example")
             XCTAssertFalse(d.nonTriggering.isEmpty, "\(d.id) has no non-triggering example")
-            XCTAssertTrue(d.rationale.contains("DOMAIN.md"), "\(d.id) rationale must cite DOMAIN.md")
+            XCTAssertTrue(d.rationale.contains(GuideCitations.page), "\(d.id) rationale must cite \(GuideCitations.page)")
         }
     }
 

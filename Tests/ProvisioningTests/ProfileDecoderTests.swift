@@ -139,7 +139,7 @@ final class ProfileDecoderTests: XCTestCase {
         XCTAssertEqual(decode(fixture.bytes)?.isMacOS, true)
     }
 
-    // MARK: - Kind (DOMAIN.md 3)
+    // MARK: - Kind (keychain-access-groups.md section 3)
 
     func testKindHeuristic() throws {
         struct Case { var devices: [String]?; var all: Bool?; var gta: Bool?; var platform: String; var kind: ProfileKind }

@@ -4,7 +4,7 @@ import EntitlintWorkspace
 import PropertyList
 @testable import XcodeProject
 
-/// Projects read as Xcode and XcodeGen read them (DOMAIN.md section 2.1): undefined settings are
+/// Projects read as Xcode and XcodeGen read them (keychain-access-groups.md section 2.1): undefined settings are
 /// empty, generated and per-developer files are expected to be missing from a fresh clone, includes
 /// differing in case open on macOS, included XcodeGen specs resolve their own paths.
 final class XcodeSemanticsTests: XCTestCase {

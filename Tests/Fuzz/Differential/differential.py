@@ -268,7 +268,7 @@ def binary_variants(data, e, f, err_e, err_f):
 @known
 def data_non_ascii(data, e, f, err_e, err_f):
     if e["ok"] and not f["ok"] and "Could not interpret <data>" in err_f and "invalid character" in err_f:
-        return "5. Non-ASCII bytes in <data>: skipped (DOMAIN.md), Foundation on Linux rejects"
+        return "5. Non-ASCII bytes in <data>: skipped (keychain-access-groups.md section 5), Foundation on Linux rejects"
     return None
 
 
@@ -331,7 +331,7 @@ def collect_corpus(args, work):
         os.makedirs(extracted, exist_ok=True)
         subprocess.run([args.tool, "extract-cms", profiles, extracted], check=True, stdout=subprocess.DEVNULL)
         folders.append((extracted, "corpus-profile-plists"))
-        # Profiles that are plain plists (section 6 of DOMAIN.md) are compared as they are.
+        # Profiles that are plain plists (keychain-access-groups.md section 6) are compared as they are.
         for name in sorted(os.listdir(profiles)):
             with open(os.path.join(profiles, name), "rb") as fh:
                 head = fh.read(1)
