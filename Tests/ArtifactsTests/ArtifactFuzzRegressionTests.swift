@@ -21,10 +21,8 @@ final class ArtifactFuzzRegressionTests: XCTestCase {
 
     func replay(_ harness: String, as fileName: String) throws {
         for (name, bytes) in try FuzzInputs.files("Regressions/\(harness)") {
-            let start = Date()
             let result = try read(bytes, as: fileName)
             for f in result.findings { XCTAssertFalse(f.message.isEmpty, "\(name): a finding without a message") }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(name) took too long")
         }
     }
 

