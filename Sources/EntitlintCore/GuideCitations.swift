@@ -23,97 +23,28 @@ public enum GuideCitations {
 
     /// The section numbers a text cites, in order (with repeats), for checking that each exists.
     public static func citedSections(in text: String) -> [String] {
-        citations(in: text).flatMap(\.sections)
+        text.matches(of: citation).flatMap { numbers($0.output.numbers) }
     }
 
     /// `text` with every citation's section numbers linked to `pageURL#anchor`: the page name
     /// itself stays plain, so the sentence reads as before. An unknown section number stays
     /// unlinked (a test reports it).
     public static func linked(_ text: String, pageURL: String) -> String {
-        var out = ""
-        var rest = Substring(text)
-        for c in citations(in: text) {
-            out += rest[rest.startIndex..<c.range.lowerBound]
-            out += c.render { number in
-                guard let anchor = anchors[number] else { return number }
-                return "[\(number)](\(pageURL)#\(anchor))"
+        text.replacing(citation) { match in
+            let list = match.output.numbers.replacing(sectionNumber) { n in
+                anchors[String(n.output)].map { "[\(n.output)](\(pageURL)#\($0))" } ?? String(n.output)
             }
-            rest = text[c.range.upperBound...]
-        }
-        return out + rest
-    }
-
-    struct Citation {
-        var range: Range<String.Index>
-        /// "section" or "sections", and the numbers with the words between them (", ", " and ").
-        var word: String
-        var sections: [String]
-        var separators: [String]
-
-        func render(_ number: (String) -> String) -> String {
-            var s = "\(GuideCitations.page) \(word) "
-            for (i, n) in sections.enumerated() {
-                if i > 0 { s += separators[i - 1] }
-                s += number(n)
-            }
-            return s
+            return "\(page) \(match.output.word) \(list)"
         }
     }
 
-    /// Finds "PAGE section N" and "PAGE sections N, M and K" where N is digits with at most
-    /// one ".digits" part; a linear scan over the text, each character looked at a bounded
-    /// number of times.
-    static func citations(in text: String) -> [Citation] {
-        var found: [Citation] = []
-        var searchStart = text.startIndex
-        while let pageRange = text.range(of: page + " section", range: searchStart..<text.endIndex) {
-            var i = pageRange.upperBound
-            var word = "section"
-            if i < text.endIndex, text[i] == "s" { word = "sections"; i = text.index(after: i) }
-            guard i < text.endIndex, text[i] == " " else { searchStart = i; continue }
-            i = text.index(after: i)
-            var sections: [String] = []
-            var separators: [String] = []
-            var end = i
-            while let (number, afterNumber) = sectionNumber(in: text, from: i) {
-                sections.append(number)
-                end = afterNumber
-                guard word == "sections", let (separator, afterSeparator) = listSeparator(in: text, from: afterNumber),
-                      sectionNumber(in: text, from: afterSeparator) != nil else { break }
-                separators.append(separator)
-                i = afterSeparator
-            }
-            if !sections.isEmpty {
-                found.append(Citation(range: pageRange.lowerBound..<end, word: word, sections: sections, separators: separators))
-            }
-            searchStart = max(end, pageRange.upperBound)
-        }
-        return found
-    }
+    /// "PAGE section N" or "PAGE sections N, M and K", N being digits with at most one ".digits".
+    nonisolated(unsafe) private static let citation = try! Regex(
+        #"keychain-access-groups\.md (?<word>sections?) (?<numbers>\d+(?:\.\d+)?(?:(?:, | and )\d+(?:\.\d+)?)*)"#,
+        as: (Substring, word: Substring, numbers: Substring).self)
+    nonisolated(unsafe) private static let sectionNumber = try! Regex(#"\d+(?:\.\d+)?"#, as: Substring.self)
 
-    private static func sectionNumber(in text: String, from start: String.Index) -> (String, String.Index)? {
-        var i = start
-        var number = ""
-        var sawDot = false
-        while i < text.endIndex, let c = text[i].asciiValue {
-            if c >= 48 && c <= 57 {
-                number.append(text[i])
-            } else if c == 46, !sawDot, !number.isEmpty, text.index(after: i) < text.endIndex,
-                      text[text.index(after: i)].isASCII, text[text.index(after: i)].isNumber {
-                sawDot = true
-                number.append(".")
-            } else {
-                break
-            }
-            i = text.index(after: i)
-        }
-        return number.isEmpty ? nil : (number, i)
-    }
-
-    private static func listSeparator(in text: String, from start: String.Index) -> (String, String.Index)? {
-        for separator in [" and ", ", "] where text[start...].hasPrefix(separator) {
-            return (separator, text.index(start, offsetBy: separator.count))
-        }
-        return nil
+    private static func numbers(_ list: Substring) -> [String] {
+        list.matches(of: sectionNumber).map { String($0.output) }
     }
 }

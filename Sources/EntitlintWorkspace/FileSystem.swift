@@ -96,19 +96,10 @@ public enum FileReader {
         defer { TemporaryFiles.remove(slot) }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .system("cannot create \(tmp): \(errnoText())") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                Glibc_write(fd, raw.baseAddress! + written, raw.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let why = errnoText()
-                close(fd)
-                unlink(tmp)
-                throw .system("cannot write \(tmp): \(why)")
-            }
-            written += n
+        if let failure = writeAll(bytes, fd: fd) {
+            close(fd)
+            unlink(tmp)
+            throw .system("cannot write \(tmp): \(String(cString: strerror(failure)))")
         }
         if fsync(fd) != 0 || close(fd) != 0 {
             let why = errnoText()

@@ -60,15 +60,8 @@ extension FileReader {
         case .discard:
             return
         case .standardOutput:
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { raw in Glibc_write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE { return }
-                    throw .system("cannot write to standard output: \(errnoText())")
-                }
-                offset += n
+            if let failure = writeAll(bytes, fd: STDOUT_FILENO), failure != EPIPE {
+                throw .system("cannot write to standard output: \(String(cString: strerror(failure)))")
             }
         case .file(let path):
             guard case .file = try Self.destination(path) else { throw .system("\(path) changed while the run went on") }
@@ -94,8 +87,26 @@ extension FileReader {
     }
 }
 
+extension FileReader {
+    /// Writes all of `bytes` to `fd`, again after an interrupted or partial write(2); the errno
+    /// of a failed write, nil when all were written.
+    public static func writeAll(_ bytes: [UInt8], fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + offset, raw.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+}
+
+/// write(2), under a name that `WriteDestination.write` and `Output.write` do not shadow.
 @inline(__always)
-func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ count: Int) -> Int {
+private func posixWrite(_ fd: Int32, _ buf: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buf, count)
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import EntitlintWorkspace
 import Artifacts
 import XcodeProject
 import EntitlintRules
@@ -34,27 +35,11 @@ enum Output {
 
     /// `write`, for bytes that are not text (a plist as it is).
     static func writeBytes(_ bytes: [UInt8], fd: Int32 = STDOUT_FILENO) {
-        guard let failure = writeAll(bytes, fd: fd) else { return }
+        guard let failure = FileReader.writeAll(bytes, fd: fd) else { return }
         if fd == STDOUT_FILENO && failure != EPIPE {
             error("cannot write to standard output: \(String(cString: strerror(failure)))")
             exit(2)
         }
-    }
-
-    /// Writes all of `bytes` to `fd`; the errno of a failed write, nil when all were written.
-    static func writeAll(_ bytes: [UInt8], fd: Int32) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return nil
     }
 
     /// One message on standard error, `entitlint: ` first; everything in it is escaped

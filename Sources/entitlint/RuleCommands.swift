@@ -60,8 +60,3 @@ struct GenerateDocs: ParsableCommand {
         Output.write("wrote \(RuleRegistry.all.count) pages and README.md to \(OutputText.escape(directory))/\n")
     }
 }
-
-@inline(__always)
-func systemWrite(_ fd: Int32, _ buf: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buf, count)
-}
