@@ -45,10 +45,8 @@
 # Needs: swift, xmllint (libxml2-utils), hyperfine, python3, /usr/bin/time (Debian package time).
 set -euo pipefail
 
-usage() {
-    sed -n '/^# usage:/,/^# Needs:/p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
+# shellcheck source=Scripts/preamble.sh
+. "$(dirname "$0")/preamble.sh"
 
 quick=0
 check=0
@@ -79,7 +77,7 @@ else
     one_runs=(--runs 300 --warmup 3)
 fi
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$root"
 corpus="$repo/../shared/corpus/entitlements"
 
 # --- tools -------------------------------------------------------------------------------------

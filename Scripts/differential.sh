@@ -23,13 +23,9 @@
 # Needs: swift (with Foundation), python3, pkg-config and libxml2's headers.
 set -euo pipefail
 
-usage() {
-    sed -n '/^# usage:/,/^# Needs:/p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
+# shellcheck source=Scripts/preamble.sh
+. "$(dirname "$0")/preamble.sh"
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
 generated=3000
 mutated=12000
 seed=6

@@ -62,13 +62,9 @@
 # Needs: swift (with libFuzzer and ASan, as the Linux toolchains ship), python3.
 set -euo pipefail
 
-usage() {
-    sed -n '/^# usage:/,/^# Needs:/p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
+# shellcheck source=Scripts/preamble.sh
+. "$(dirname "$0")/preamble.sh"
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
 harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore source-scan)
 scratch="$root/.build-fuzzers"
 corpus="$root/../shared/corpus"

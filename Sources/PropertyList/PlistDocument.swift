@@ -25,48 +25,29 @@ public struct PlistDocument: Sendable, Hashable {
     }
 }
 
-/// Why a property list was rejected. Equality is on `code` only, like swift-asn1's errors.
-public struct PlistError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Code: String, Sendable, Hashable {
-        /// Not well-formed XML (libxml2's reason is in `reason`).
-        case malformedXML
-        /// An element, text or structure that a plist does not allow.
-        case invalidStructure
-        /// `<!DOCTYPE plist [ ... ]>` with declarations, or an entity other than the five
-        /// predefined ones.
-        case forbiddenDTD
-        case invalidInteger
-        case invalidReal
-        case invalidDate
-        case invalidEncoding
-        /// Nesting deeper than `PlistLimits.maxDepth`.
-        case tooDeep
-        /// Input larger than `PlistLimits.maxBytes`, or more than `maxElements` values.
-        case tooLarge
-        /// Binary plist (`bplist00`) structure errors.
-        case invalidBinary
-        case empty
-    }
+/// Why a property list was rejected (`CodedError`: equality on the code only).
+public typealias PlistError = CodedError<PlistErrorCode>
 
-    public var code: Code
-    public var reason: String
-    public var location: SourceLocation
-    /// The limit that was passed, when that is why the input was refused (so that a tool can
-    /// say how to raise it).
-    public var limit: PlistLimits.Kind?
-
-    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown, limit: PlistLimits.Kind? = nil) {
-        self.code = code
-        self.reason = reason
-        self.location = location
-        self.limit = limit
-    }
-
-    public static func == (a: PlistError, b: PlistError) -> Bool { a.code == b.code }
-
-    public var description: String {
-        location.isKnown ? "line \(location.line): \(reason)" : reason
-    }
+/// What was wrong with a rejected property list.
+public enum PlistErrorCode: String, Sendable, Hashable {
+    /// Not well-formed XML (libxml2's reason is in `reason`).
+    case malformedXML
+    /// An element, text or structure that a plist does not allow.
+    case invalidStructure
+    /// `<!DOCTYPE plist [ ... ]>` with declarations, or an entity other than the five
+    /// predefined ones.
+    case forbiddenDTD
+    case invalidInteger
+    case invalidReal
+    case invalidDate
+    case invalidEncoding
+    /// Nesting deeper than `PlistLimits.maxDepth`.
+    case tooDeep
+    /// Input larger than `PlistLimits.maxBytes`, or more than `maxElements` values.
+    case tooLarge
+    /// Binary plist (`bplist00`) structure errors.
+    case invalidBinary
+    case empty
 }
 
 /// Bounds every reader enforces. Going past one is a `PlistError`, never a crash.

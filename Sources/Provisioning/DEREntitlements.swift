@@ -1,28 +1,18 @@
 internal import SwiftASN1
 public import PropertyList
 
-/// Why DER-encoded entitlements (or a `DER-Encoded-Profile`) could not be read. Equality is on
-/// `code` only, like `ProfileError`.
-public struct DERValueError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Code: String, Sendable {
-        /// Not valid DER: truncated, a length past the end, trailing bytes, too deep.
-        case malformed
-        /// Valid DER, but not the shape of entitlements / a profile (a wrong tag, a missing key).
-        case unexpectedShape
-        /// More elements than the limit allows.
-        case tooLarge
-    }
+/// Why DER-encoded entitlements (or a `DER-Encoded-Profile`) could not be read (`CodedError`:
+/// equality on the code only; DER has no lines, so the location stays unknown).
+public typealias DERValueError = CodedError<DERValueErrorCode>
 
-    public var code: Code
-    public var reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    public static func == (a: DERValueError, b: DERValueError) -> Bool { a.code == b.code }
-    public var description: String { reason }
+/// What was wrong with DER-encoded entitlements.
+public enum DERValueErrorCode: String, Sendable, Hashable {
+    /// Not valid DER: truncated, a length past the end, trailing bytes, too deep.
+    case malformed
+    /// Valid DER, but not the shape of entitlements / a profile (a wrong tag, a missing key).
+    case unexpectedShape
+    /// More elements than the limit allows.
+    case tooLarge
 }
 
 /// DER entitlements: the payload of the code-signature blob `0xfade7172` (slot 7, keychain-access-groups.md

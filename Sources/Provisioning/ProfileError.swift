@@ -1,48 +1,29 @@
 public import PropertyList
 
 /// Why a file could not be read as a provisioning profile: a code, a human reason and, when the
-/// embedded property list is at fault, the line inside that plist. Equality is on `code` only,
-/// like swift-asn1's `ASN1Error` and `PlistError`.
-public struct ProfileError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Code: String, Sendable {
-        /// The file has no bytes at all.
-        case empty
-        /// The first byte is neither an ASN.1 SEQUENCE (0x30) nor the start of a property list
-        /// (`<`, a byte-order mark, whitespace, `bplist`).
-        case notCMS
-        /// Starts like CMS but is not valid BER, or not shaped like ContentInfo / SignedData:
-        /// truncation, a length past the end or beyond 2^63, nesting deeper than swift-asn1's
-        /// limit of 50, trailing bytes after the outer SEQUENCE, a missing or mistagged field.
-        case malformedCMS
-        /// ContentInfo is not SignedData (1.2.840.113549.1.7.2), or the encapsulated content is
-        /// not id-data (1.2.840.113549.1.7.1).
-        case unexpectedContentType
-        /// SignedData without encapsulated content (a detached signature), or with an empty one.
-        case noContent
-        /// The (embedded) property list is not a valid plist; `location` is its line.
-        case invalidPlist
-        /// A valid property list that is not a profile: its root is not a dict, or the dict has
-        /// none of the profile keys.
-        case notAProfile
-    }
+/// embedded property list is at fault, the line inside that plist (`CodedError`: equality on the
+/// code only).
+public typealias ProfileError = CodedError<ProfileErrorCode>
 
-    public var code: Code
-    public var reason: String
-    /// Line and column inside the (embedded) property list when the plist is bad, else `.unknown`.
-    public var location: SourceLocation
-    /// The limit that was passed, when that is why the profile was refused.
-    public var limit: PlistLimits.Kind?
-
-    public init(_ code: Code, _ reason: String, at location: SourceLocation = .unknown, limit: PlistLimits.Kind? = nil) {
-        self.code = code
-        self.reason = reason
-        self.location = location
-        self.limit = limit
-    }
-
-    public static func == (a: ProfileError, b: ProfileError) -> Bool { a.code == b.code }
-
-    public var description: String {
-        location.isKnown ? "line \(location.line): \(reason)" : reason
-    }
+/// What was wrong with a file that is not a readable provisioning profile.
+public enum ProfileErrorCode: String, Sendable, Hashable {
+    /// The file has no bytes at all.
+    case empty
+    /// The first byte is neither an ASN.1 SEQUENCE (0x30) nor the start of a property list
+    /// (`<`, a byte-order mark, whitespace, `bplist`).
+    case notCMS
+    /// Starts like CMS but is not valid BER, or not shaped like ContentInfo / SignedData:
+    /// truncation, a length past the end or beyond 2^63, nesting deeper than swift-asn1's
+    /// limit of 50, trailing bytes after the outer SEQUENCE, a missing or mistagged field.
+    case malformedCMS
+    /// ContentInfo is not SignedData (1.2.840.113549.1.7.2), or the encapsulated content is
+    /// not id-data (1.2.840.113549.1.7.1).
+    case unexpectedContentType
+    /// SignedData without encapsulated content (a detached signature), or with an empty one.
+    case noContent
+    /// The (embedded) property list is not a valid plist; `location` is its line.
+    case invalidPlist
+    /// A valid property list that is not a profile: its root is not a dict, or the dict has
+    /// none of the profile keys.
+    case notAProfile
 }

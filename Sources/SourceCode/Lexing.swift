@@ -1,14 +1,63 @@
 /// What the Swift and Objective-C lexers share: a cursor over the bytes, the line it is on, and
-/// the tokens made so far.
+/// the tokens made so far. A lexer makes its tokens in `run` (one pass over the bytes) and closes
+/// whatever is still open at the end of the input in `finish`.
 protocol Lexing {
-    var src: TokenizedSource { get set }
-    var pos: Int { get set }
-    var line: Int32 { get set }
-    var lineStart: Int { get set }
-    var count: Int { get }
+    var cursor: LexerCursor { get set }
+
+    /// A lexer at the first byte of `source`.
+    init(source: TokenizedSource)
+    mutating func run()
+    mutating func finish()
+}
+
+/// Where a lexer is: the source with the tokens made so far, the byte offset, the line (from 1)
+/// and the offset where that line starts.
+struct LexerCursor {
+    var src: TokenizedSource
+    var pos = 0
+    var line: Int32 = 1
+    var lineStart = 0
+    let count: Int
+
+    init(_ source: TokenizedSource) {
+        src = source
+        count = source.bytes.count
+    }
 }
 
 extension Lexing {
+    var src: TokenizedSource {
+        get { cursor.src }
+        set { cursor.src = newValue }
+        _modify { yield &cursor.src }
+    }
+    var pos: Int {
+        get { cursor.pos }
+        set { cursor.pos = newValue }
+    }
+    var line: Int32 {
+        get { cursor.line }
+        set { cursor.line = newValue }
+    }
+    var lineStart: Int {
+        get { cursor.lineStart }
+        set { cursor.lineStart = newValue }
+    }
+    var count: Int { cursor.count }
+
+    /// The tokens of `bytes`, brackets paired.
+    static func tokenize(_ bytes: [UInt8]) -> TokenizedSource {
+        var source = TokenizedSource(bytes: bytes)
+        source.tokens.reserveCapacity(bytes.count / 5)
+        var lexer = Self(source: source)
+        lexer.run()
+        lexer.finish()
+        lexer.src.pairBrackets()
+        return lexer.src
+    }
+
+    mutating func finish() {}
+
     /// The byte at `i`, or 0 past the end (so look-ahead needs no bounds check).
     func at(_ i: Int) -> UInt8 {
         i < count ? src.bytes[i] : 0

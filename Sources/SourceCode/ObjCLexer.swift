@@ -5,28 +5,19 @@
 /// every other directive (`#if`, `#import`, `#pragma`, ...) is skipped, so both branches of an
 /// `#if` are scanned. One pass over the bytes.
 struct ObjCLexer: Lexing {
-    var src: TokenizedSource
-    var pos = 0
-    var line: Int32 = 1
-    var lineStart = 0
-    let count: Int
+    var cursor: LexerCursor
     /// Inside a `#define` line: a line break that is not escaped ends it.
     private var inDefine = false
     /// Only whitespace so far on this line (a `#` here starts a directive).
     private var lineBlank = true
 
-    static func tokenize(_ bytes: [UInt8]) -> TokenizedSource {
-        var lexer = ObjCLexer(bytes: bytes)
-        lexer.run()
-        if lexer.inDefine { lexer.emitDefineEnd() }
-        lexer.src.pairBrackets()
-        return lexer.src
+    init(source: TokenizedSource) {
+        cursor = LexerCursor(source)
     }
 
-    private init(bytes: [UInt8]) {
-        src = TokenizedSource(bytes: bytes)
-        count = bytes.count
-        src.tokens.reserveCapacity(bytes.count / 5)
+    /// A `#define` on the last line ends with the input.
+    mutating func finish() {
+        if inDefine { emitDefineEnd() }
     }
 
     private mutating func emitDefineEnd() {
@@ -34,7 +25,7 @@ struct ObjCLexer: Lexing {
         src.tokens.append(Token(kind: .defineEnd, start: Int32(pos), end: Int32(pos), line: line, column: Int32(pos - lineStart + 1)))
     }
 
-    private mutating func run() {
+    mutating func run() {
         while pos < count {
             let c = src.bytes[pos]
             let startLine = line

@@ -4,11 +4,7 @@
 /// interpolations are followed with an explicit stack, never by recursion. Unterminated strings
 /// and comments end at the end of the line (single-line strings) or of the file.
 struct SwiftLexer: Lexing {
-    var src: TokenizedSource
-    var pos = 0
-    var line: Int32 = 1
-    var lineStart = 0
-    let count: Int
+    var cursor: LexerCursor
 
     /// An interpolation being lexed: the string it belongs to, and the parentheses opened inside it.
     private struct Interpolation {
@@ -19,20 +15,11 @@ struct SwiftLexer: Lexing {
     }
     private var interpolations: [Interpolation] = []
 
-    static func tokenize(_ bytes: [UInt8]) -> TokenizedSource {
-        var lexer = SwiftLexer(bytes: bytes)
-        lexer.run()
-        lexer.src.pairBrackets()
-        return lexer.src
+    init(source: TokenizedSource) {
+        cursor = LexerCursor(source)
     }
 
-    private init(bytes: [UInt8]) {
-        src = TokenizedSource(bytes: bytes)
-        count = bytes.count
-        src.tokens.reserveCapacity(bytes.count / 5)
-    }
-
-    private mutating func run() {
+    mutating func run() {
         while pos < count {
             let c = src.bytes[pos]
             let startLine = line
