@@ -22,20 +22,14 @@ struct CertificateExpiredRule: ProfileRule {
         2025-06-01.
         """,
         triggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "The only certificate expired on 2025-01-01.",
-                        profile: "↓<key>DeveloperCertificates</key>\n<array>\n\t<data>\(expiredCertificate)</data>\n</array>"),
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "One of two certificates expired: a warning.",
-                        profile: "↓<key>DeveloperCertificates</key>\n<array>\n\t<data>\(expiredCertificate)</data>\n\t<data>\(validCertificate)</data>\n</array>"),
+            .profileOnly("↓<key>DeveloperCertificates</key>\n<array>\n\t<data>\(expiredCertificate)</data>\n</array>",
+                         comment: "The only certificate expired on 2025-01-01."),
+            .profileOnly("↓<key>DeveloperCertificates</key>\n<array>\n\t<data>\(expiredCertificate)</data>\n\t<data>\(validCertificate)</data>\n</array>",
+                         comment: "One of two certificates expired: a warning."),
         ],
         nonTriggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "The certificate is valid until 2026-01-01.",
-                        profile: "<key>DeveloperCertificates</key>\n<array>\n\t<data>\(validCertificate)</data>\n</array>"),
+            .profileOnly("<key>DeveloperCertificates</key>\n<array>\n\t<data>\(validCertificate)</data>\n</array>",
+                         comment: "The certificate is valid until 2026-01-01."),
         ]
     )
 

@@ -17,40 +17,35 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
         considered.
         """,
         triggering: [
-            .project([
-                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
-                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n</array>",
-                                   sources: ["App/Session.swift": #"""
-                                   func saveSession(_ data: Data) {
-                                       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
-                                                                   kSecAttrAccount as String: "session",
-                                                                   kSecValueData as String: data]
-                                       ↓SecItemAdd(query as CFDictionary, nil)
-                                   }
-                                   """#]),
-                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
-                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                                   sources: [:]),
-            ], comment: "The app's session lands in the group the widget reads too."),
+            sessionProject(appGroups: ["com.example.shared", "com.example.App"], marked: true,
+                           comment: "The app's session lands in the group the widget reads too."),
         ],
         nonTriggering: [
-            .project([
-                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
-                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                                   sources: ["App/Session.swift": #"""
-                                   func saveSession(_ data: Data) {
-                                       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
-                                                                   kSecAttrAccount as String: "session",
-                                                                   kSecValueData as String: data]
-                                       SecItemAdd(query as CFDictionary, nil)
-                                   }
-                                   """#]),
-                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
-                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                                   sources: [:]),
-            ], comment: "The app's own App ID comes first: the session stays private."),
+            sessionProject(appGroups: ["com.example.App", "com.example.shared"], marked: false,
+                           comment: "The app's own App ID comes first: the session stays private."),
         ]
     )
+
+    /// The examples' project: an app that saves its session without an access group, its
+    /// keychain groups `appGroups` in that order, and a widget that lists the shared group.
+    static func sessionProject(appGroups: [String], marked: Bool, comment: String) -> RuleExample {
+        let list = appGroups.map { "\t<string>$(AppIdentifierPrefix)\($0)</string>" }.joined(separator: "\n")
+        return .project([
+            ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\(list)\n</array>",
+                               sources: ["App/Session.swift": #"""
+                               func saveSession(_ data: Data) {
+                                   let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                                               kSecAttrAccount as String: "session",
+                                                               kSecValueData as String: data]
+                                   \#(marked ? "↓" : "")SecItemAdd(query as CFDictionary, nil)
+                               }
+                               """#]),
+            ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                               sources: [:]),
+        ], comment: comment)
+    }
 
     func check(project units: [UnitContext]) -> [Finding] {
         struct Place: Hashable { var path: String, line: Int, column: Int, group: String }

@@ -20,19 +20,14 @@ struct ProfileDERMismatchRule: ProfileRule {
         case-insensitively.
         """,
         triggering: [
-            RuleExample("", bundleID: "com.example.AppTwo", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppTwo</string>",
-                        comment: "The plist was edited to another App ID; its DER copy still says com.example.AppOne.",
-                        profile: "↓<key>DER-Encoded-Profile</key>\n<data>\(derProfile)</data>\n<key>UUID</key>\n<string>0B9D3E52-8A47-4C6F-B1E2-5A7C9D3F2B22</string>"),
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "A truncated payload.",
-                        profile: "↓<key>DER-Encoded-Profile</key>\n<data>MIIBAAYJKoZIhvcNAQcC</data>"),
+            .profileOnly("↓<key>DER-Encoded-Profile</key>\n<data>\(derProfile)</data>\n<key>UUID</key>\n<string>0B9D3E52-8A47-4C6F-B1E2-5A7C9D3F2B22</string>",
+                         bundleID: "com.example.AppTwo",
+                         comment: "The plist was edited to another App ID; its DER copy still says com.example.AppOne."),
+            .profileOnly("↓<key>DER-Encoded-Profile</key>\n<data>MIIBAAYJKoZIhvcNAQcC</data>",
+                         comment: "A truncated payload."),
         ],
         nonTriggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        profile: "<key>DER-Encoded-Profile</key>\n<data>\(derProfile)</data>\n<key>UUID</key>\n<string>0b9d3e52-8a47-4c6f-b1e2-5a7c9d3f2b22</string>"),
+            .profileOnly("<key>DER-Encoded-Profile</key>\n<data>\(derProfile)</data>\n<key>UUID</key>\n<string>0b9d3e52-8a47-4c6f-b1e2-5a7c9d3f2b22</string>"),
         ]
     )
 

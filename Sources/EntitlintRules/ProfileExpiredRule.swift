@@ -16,15 +16,11 @@ struct ProfileExpiredRule: ProfileRule {
         overrides it); the examples are checked as on 2025-06-01.
         """,
         triggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        profile: "↓<key>ExpirationDate</key>\n<date>2025-01-05T10:00:00Z</date>"),
+            .profileOnly("↓<key>ExpirationDate</key>\n<date>2025-01-05T10:00:00Z</date>"),
         ],
         nonTriggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "Valid for another year.",
-                        profile: "<key>ExpirationDate</key>\n<date>2026-05-30T10:00:00Z</date>"),
+            .profileOnly("<key>ExpirationDate</key>\n<date>2026-05-30T10:00:00Z</date>",
+                         comment: "Valid for another year."),
         ]
     )
 

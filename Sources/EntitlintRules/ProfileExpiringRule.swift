@@ -14,19 +14,13 @@ struct ProfileExpiringRule: ProfileRule {
         examples are checked as on 2025-06-01.
         """,
         triggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        profile: "↓<key>ExpirationDate</key>\n<date>2025-06-20T10:00:00Z</date>"),
+            .profileOnly("↓<key>ExpirationDate</key>\n<date>2025-06-20T10:00:00Z</date>"),
         ],
         nonTriggering: [
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "Expires in 64 days.",
-                        profile: "<key>ExpirationDate</key>\n<date>2025-08-04T10:00:00Z</date>"),
-            RuleExample("", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>",
-                        comment: "Already expired: `profile-expired` reports it.",
-                        profile: "<key>ExpirationDate</key>\n<date>2025-05-20T10:00:00Z</date>"),
+            .profileOnly("<key>ExpirationDate</key>\n<date>2025-08-04T10:00:00Z</date>",
+                         comment: "Expires in 64 days."),
+            .profileOnly("<key>ExpirationDate</key>\n<date>2025-05-20T10:00:00Z</date>",
+                         comment: "Already expired: `profile-expired` reports it."),
         ]
     )
 
