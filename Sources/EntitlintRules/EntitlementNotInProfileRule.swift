@@ -15,14 +15,12 @@ struct EntitlementNotInProfileRule: Rule {
         `keychain-access-groups` is checked by `group-missing-from-profile`.
         """,
         triggering: [
-            RuleExample("↓<key>com.apple.developer.icloud-services</key>\n<array>\n\t<string>CloudKit</string>\n</array>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>aps-environment</key>\n<string>production</string>"),
+            .signed("↓<key>com.apple.developer.icloud-services</key>\n<array>\n\t<string>CloudKit</string>\n</array>",
+                    allowing: "<key>aps-environment</key>\n<string>production</string>"),
         ],
         nonTriggering: [
-            RuleExample("<key>aps-environment</key>\n<string>production</string>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>aps-environment</key>\n<string>production</string>"),
+            .signed("<key>aps-environment</key>\n<string>production</string>",
+                    allowing: "<key>aps-environment</key>\n<string>production</string>"),
             RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.network.client</key>\n<true/>",
                         bundleID: "com.example.MacApp", teamID: "ABCDE12345",
                         profileEntitlements: "<key>com.apple.application-identifier</key>\n<string>ABCDE12345.com.example.MacApp</string>",

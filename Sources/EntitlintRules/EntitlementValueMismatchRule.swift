@@ -19,18 +19,15 @@ struct EntitlementValueMismatchRule: Rule {
         unrestricted `com.apple.security.*` keys are not compared.
         """,
         triggering: [
-            RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n\t↓<string>group.com.other.shared</string>\n</array>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>"),
-            RuleExample("<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n↓<string>ZYXWV98765.com.example.AppOne</string>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>ABCDE12345.*</string>"),
+            .signed("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n\t↓<string>group.com.other.shared</string>\n</array>",
+                    allowing: "<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>"),
+            .signed("<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n↓<string>ZYXWV98765.com.example.AppOne</string>",
+                    allowing: "<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>ABCDE12345.*</string>"),
         ],
         nonTriggering: [
-            RuleExample("<key>com.apple.developer.associated-domains</key>\n<array>\n\t<string>applinks:example.com</string>\n</array>\n<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>$(TeamIdentifierPrefix)$(CFBundleIdentifier)</string>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>com.apple.developer.associated-domains</key>\n<string>*</string>\n<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>ABCDE12345.*</string>",
-                        comment: "A profile scalar `*` allows any array; a pattern allows the expanded value."),
+            .signed("<key>com.apple.developer.associated-domains</key>\n<array>\n\t<string>applinks:example.com</string>\n</array>\n<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>$(TeamIdentifierPrefix)$(CFBundleIdentifier)</string>",
+                    allowing: "<key>com.apple.developer.associated-domains</key>\n<string>*</string>\n<key>com.apple.developer.ubiquity-kvstore-identifier</key>\n<string>ABCDE12345.*</string>",
+                    comment: "A profile scalar `*` allows any array; a pattern allows the expanded value."),
         ]
     )
 

@@ -23,10 +23,9 @@ struct TeamPrefixMismatchRule: Rule {
             RuleExample("<key>application-identifier</key>\n↓<string>ZYXWV98765.com.example.AppOne</string>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
             RuleExample("<key>com.apple.developer.team-identifier</key>\n↓<string>ZYXWV98765</string>", teamID: "ABCDE12345"),
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>OLDTEAM123.com.example.shared</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
-                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        profileEntitlements: "<key>application-identifier</key>\n<string>ABCDE12345.com.example.AppOne</string>\n<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
-                        comment: "An app transferred from another team: previous-application-identifiers does not let it keep the old keychain group."),
+            .signed("<key>keychain-access-groups</key>\n<array>\n\t↓<string>OLDTEAM123.com.example.shared</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
+                    allowing: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
+                    comment: "An app transferred from another team: previous-application-identifiers does not let it keep the old keychain group."),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
