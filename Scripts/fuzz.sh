@@ -52,7 +52,7 @@
 #     Tests/Fuzz/Regressions/HARNESS/ (named after its kind and SHA-1), where the regression tests
 #     of the matching test target run it through the parser on every `swift test`
 #     (PropertyListTests: xml-plist, binary-plist, openstep-plist; ProvisioningTests: cms-profile;
-#     EntitlintCoreTests: yaml-config, glob, gitignore; XcodeProjectTests: openstep-plist through the
+#     EntitlintWorkspaceTests: yaml-config, glob, gitignore; XcodeProjectTests: openstep-plist through the
 #     project model, xcconfig, xcodegen; ArtifactsTests: macho, ipa; SourceCodeTests: source-scan), and
 #     exits 1.
 #

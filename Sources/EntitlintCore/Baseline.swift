@@ -115,7 +115,7 @@ public struct Baseline: Sendable, Hashable, Codable {
         /// the offending values are looked up.
         public var documents: [String: PlistDocument]
 
-        public init(baselinePath: String, profiles: [ProfileFile], units: [SigningUnit] = [], cwd: String = Paths.currentDirectory()) {
+        public init(baselinePath: String, profiles: [ProfileFile], units: [SigningUnit] = [], cwd: String) {
             self.cwd = cwd
             directory = Paths.directoryName(Paths.absolute(baselinePath, cwd: cwd))
             var uuids: [String: String] = [:]

@@ -16,6 +16,10 @@ public struct CheckSettings: Sendable, Hashable {
     /// Groups shared with apps outside the project (the configuration's `external-groups`), as
     /// written or expanded; a trailing `*` matches any rest.
     public var externalGroups: [String] = []
+    /// The folder relative paths are resolved against and shown relative to. The core asks the
+    /// system nothing, so a run over files sets it to the process's current folder; the default,
+    /// `/`, suits in-memory units, whose relative paths then stay as written.
+    public var workingDirectory = "/"
 
     /// Whether `entry` is a group the configuration says is shared outside the project.
     public func isExternal(value: String, raw: String) -> Bool {

@@ -25,7 +25,7 @@ extension Linter {
     /// directives of each file (`documents`: the parsed entitlements by path as shown), and the
     /// `unused-suppression` findings of directives that suppressed nothing. Sorted.
     public func finish(_ findings: [Finding], documents: [String: PlistDocument], configuration: Configuration?,
-                       cwd: String = Paths.currentDirectory()) -> [Finding] {
+                       cwd: String) -> [Finding] {
         var ignoredByPath: [String: Set<String>] = [:]
         func ignored(_ path: String) -> Set<String> {
             if let known = ignoredByPath[path] { return known }

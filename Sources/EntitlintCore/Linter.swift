@@ -11,6 +11,11 @@ public struct Linter: Sendable {
         self.severityOverrides = severityOverrides
     }
 
+    /// The folder the in-memory entry points (`lint(entitlements:)`, `unit(document:)`) resolve
+    /// relative paths against: their documents are in no folder, and against `/` a relative path
+    /// stays as written.
+    static let inMemoryFolder = "/"
+
     public static let entitlementsExtensions: Set<String> = ["entitlements", "xcent"]
     public static let profileExtensions: Set<String> = ["mobileprovision", "provisionprofile"]
 
@@ -83,6 +88,6 @@ extension Linter {
                 if !result.isEmpty { findings += result }
             }
         }
-        return finish(findings, documents: documents, configuration: nil)
+        return finish(findings, documents: documents, configuration: nil, cwd: Self.inMemoryFolder)
     }
 }

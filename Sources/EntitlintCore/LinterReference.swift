@@ -39,7 +39,7 @@ extension Linter {
             return lock.path.map { isWalked(Paths.absolute(Paths.directoryName($0), cwd: cwd)) } ?? false
         }
         guard !covered.isEmpty else { return out }
-        for rule in referenceRules { out += rule.check(unpaired: covered, in: lock) }
+        for rule in referenceRules { out += rule.check(unpaired: covered, in: lock, cwd: cwd) }
         return out
     }
 

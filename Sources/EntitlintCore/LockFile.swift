@@ -118,7 +118,7 @@ public struct LockFile: Sendable, Hashable, Codable {
     }
 
     /// The entry recording `unit`; `folder` (absolute) is the base of its `entitlements` path.
-    public static func entry(for unit: SigningUnit, folder: String? = nil, cwd: String = Paths.currentDirectory()) -> Entry {
+    public static func entry(for unit: SigningUnit, folder: String? = nil, cwd: String) -> Entry {
         let list = unit.accessGroups
         var sources: [String: Source] = [:]
         if let f = unit.appIDPrefix { sources["app-id-prefix"] = Source(f.source, isPrefix: true) }
@@ -132,7 +132,7 @@ public struct LockFile: Sendable, Hashable, Codable {
     }
 
     /// The absolute path of an entry's file, or nil when it records none.
-    public func file(of entry: Entry, cwd: String = Paths.currentDirectory()) -> String? {
+    public func file(of entry: Entry, cwd: String) -> String? {
         guard let f = entry.entitlements else { return nil }
         let base = path.map { Paths.absolute(Paths.directoryName($0), cwd: cwd) } ?? cwd
         return Paths.absolute(f, cwd: base)
@@ -145,7 +145,7 @@ public struct LockFile: Sendable, Hashable, Codable {
 
     /// Whether some entry records `unit`: one of its name, or, for a unit renamed since, one of
     /// its bundle ID or read from its file. Two set lookups with the index, else one pass.
-    public func hasReference(for unit: SigningUnit, cwd: String = Paths.currentDirectory()) -> Bool {
+    public func hasReference(for unit: SigningUnit, cwd: String) -> Bool {
         if units[unit.name] != nil { return true }
         let bundle = unit.bundleID?.value
         let file = relativeFile(of: unit, cwd: cwd)
@@ -167,7 +167,7 @@ public struct LockFile: Sendable, Hashable, Codable {
     /// breaks a tie, then the entry's name). `all`: the names of every unit the run formed,
     /// context included. Returns the renamed pairs (unit name -> entry name) and the entries
     /// paired with no unit. Entries are indexed once: the work grows with units plus entries.
-    public func pair(_ units: [SigningUnit], all: Set<String>, cwd: String = Paths.currentDirectory())
+    public func pair(_ units: [SigningUnit], all: Set<String>, cwd: String)
         -> (renamed: [String: String], unpaired: [String]) {
         var free = Set(self.units.keys).subtracting(all)
         var byBundle: [String: [String]] = [:]

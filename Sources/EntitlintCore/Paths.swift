@@ -97,12 +97,6 @@ public enum Paths {
         }
     }
 
-    public static func currentDirectory() -> String {
-        var buf = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buf, buf.count) != nil else { return "." }
-        return String(cString: buf)
-    }
-
     /// An absolute, `.`/`..`-free version of `path`.
     /// A relative path with no `.`/`..` components, no `//` and no trailing `/`.
     static func isCleanRelative(_ path: String) -> Bool {
@@ -120,7 +114,7 @@ public enum Paths {
         return Array(path.utf8).withUnsafeBufferPointer(clean)
     }
 
-    public static func absolute(_ path: String, cwd: String = currentDirectory()) -> String {
+    public static func absolute(_ path: String, cwd: String) -> String {
         if isCleanRelative(path) { return cwd == "/" ? "/" + path : cwd + "/" + path }
         let joined = path.hasPrefix("/") ? path : cwd + "/" + path
         var parts: [Substring] = []
@@ -141,7 +135,7 @@ public enum Paths {
     }
 
     /// `path` relative to `base` when below it, else `path` unchanged.
-    public static func display(_ path: String, cwd: String = currentDirectory()) -> String {
+    public static func display(_ path: String, cwd: String) -> String {
         if isCleanRelative(path) { return path }
         let abs = absolute(path, cwd: cwd)
         let base = cwd.hasSuffix("/") ? cwd : cwd + "/"

@@ -95,7 +95,7 @@ extension Linter {
                      teamID: String? = nil, profile: ProfileFile? = nil) -> SigningUnit {
         var unit = makeUnit(path: path, shown: path, document: document, facts: StatedFacts(teamID: teamID, bundleID: bundleID),
                             profiles: profile.map { [$0] } ?? [],
-                            byAbs: [:], cwd: Paths.currentDirectory())
+                            byAbs: [:], cwd: Self.inMemoryFolder)
         if let name { unit.name = name }
         if let profile, unit.profile == nil {
             unit.profile = profile

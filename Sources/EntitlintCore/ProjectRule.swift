@@ -92,7 +92,7 @@ extension Linter {
             for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }
         }
         findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
-        findings += referenceFindings(units: units, context: [], lock: lock, settings: settings, cwd: Paths.currentDirectory(),
+        findings += referenceFindings(units: units, context: [], lock: lock, settings: settings, cwd: settings.workingDirectory,
                                       walkedFolders: { [] }, isMissing: { _ in false })
         return applySeverities(findings).sorted()
     }

@@ -248,7 +248,8 @@ extension Rule {
 /// with (`LockFile.pair`), and hands the rule the entries of a lock file that the run covered
 /// and no unit pairs with.
 public protocol ReferenceRule: Rule {
-    func check(unpaired names: [String], in lock: LockFile) -> [Finding]
+    /// `cwd`: the folder the lock file's path is shown relative to.
+    func check(unpaired names: [String], in lock: LockFile, cwd: String) -> [Finding]
 }
 
 extension ReferenceRule {

@@ -148,8 +148,8 @@ struct DefaultGroupDriftRule: ReferenceRule {
         return out
     }
 
-    func check(unpaired names: [String], in lock: LockFile) -> [Finding] {
-        let path = lock.path.map { Paths.display($0) } ?? "entitlint.lock"
+    func check(unpaired names: [String], in lock: LockFile, cwd: String) -> [Finding] {
+        let path = lock.path.map { Paths.display($0, cwd: cwd) } ?? "entitlint.lock"
         let lines = lock.lines(of: names)
         return names.map { name in
             let entry = lock.units[name]!

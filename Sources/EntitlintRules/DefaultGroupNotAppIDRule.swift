@@ -70,7 +70,7 @@ struct DefaultGroupNotAppIDRule: Rule {
         // A reference (a lock entry, of the unit's name, bundle ID or file, or the unit at an
         // `--against` revision) records the default deliberately: a change from it is
         // default-group-drift's, whose advice this note must not contradict.
-        if context.lockEntry != nil || context.lock?.hasReference(for: context.unit) == true { return [] }
+        if context.lockEntry != nil || context.lock?.hasReference(for: context.unit, cwd: context.settings.workingDirectory) == true { return [] }
         return [finding("the default access group is the shared group \"\(first.value)\", not the app's own ID: items saved without kSecAttrAccessGroup go there. If the app has shipped this way, keep it (reordering would move its users' items out of reach) and record it with `entitlint lock`, so that a later change is reported; for an app not yet shipped, put \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" first",
                         in: context, at: first.location, keyPath: first.keyPath)]
     }

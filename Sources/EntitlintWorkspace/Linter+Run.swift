@@ -10,8 +10,9 @@ extension Linter {
     public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
         // Built products named on the command line go to the artifact reader, the rest as usual.
         let artifactPaths = Self.artifactPaths(options)
-        let options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
+        var options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
         let cwd = Paths.currentDirectory()
+        options.settings.workingDirectory = cwd
         var walk = WalkReport()
         var files = try collectFiles(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
                                      nestedConfigurations: &walk.nestedFolders)

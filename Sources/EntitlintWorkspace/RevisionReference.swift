@@ -59,7 +59,7 @@ public enum RevisionReference {
         guard !old.paths.isEmpty else { return lock }
         let result = try Linter(rules: []).lint(old)
         for unit in result.units where unit.accessGroups.defaultGroup != nil {
-            lock.units[unit.name] = LockFile.entry(for: unit)
+            lock.units[unit.name] = LockFile.entry(for: unit, cwd: cwd)
         }
         lock.indexEntries()
         return lock

@@ -51,6 +51,8 @@ extension Linter {
 
     func lint(_ options: LintOptions, input: ParsedInput, name: String) throws(UsageError) -> LintResult {
         let cwd = Paths.currentDirectory()
+        var options = options
+        options.settings.workingDirectory = cwd
         let abs = Paths.absolute(name, cwd: cwd)
 
         // Profiles the run names: --profile, and the profile of the config app that `name` is.

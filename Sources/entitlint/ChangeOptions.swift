@@ -133,7 +133,7 @@ struct ChangeValues: Equatable {
     /// then ends with status 0).
     func writeBaselineIfAsked(_ result: LintResult, baselines: Baselines) throws -> Bool {
         guard let target = writeBaseline else { return false }
-        let keyer = Baseline.Keyer(baselinePath: target, profiles: result.profiles, units: result.units)
+        let keyer = Baseline.Keyer(baselinePath: target, profiles: result.profiles, units: result.units, cwd: Paths.currentDirectory())
         let baseline = Baseline.recording(result.findings, keyer: keyer, checked: result.paths, previous: baselines.previous)
         let destination = baselines.destination ?? .file(target)
         if destination == .standardOutput {
@@ -155,7 +155,7 @@ struct ChangeValues: Equatable {
     /// that no longer match (so the file can be pruned).
     func applyBaseline(_ baselines: Baselines, to result: inout LintResult) {
         guard let (path, baseline) = baselines.apply else { return }
-        let keyer = Baseline.Keyer(baselinePath: path, profiles: result.profiles, units: result.units)
+        let keyer = Baseline.Keyer(baselinePath: path, profiles: result.profiles, units: result.units, cwd: Paths.currentDirectory())
         let applied = baseline.apply(to: result.findings, keyer: keyer, checked: result.paths)
         result.findings = applied.findings
         guard !applied.unmatched.isEmpty else { return }

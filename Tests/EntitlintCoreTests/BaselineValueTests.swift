@@ -1,6 +1,5 @@
 import XCTest
 @testable import EntitlintCore
-@testable import EntitlintWorkspace
 import EntitlintRules
 import PropertyList
 

@@ -4,7 +4,7 @@ import XCTest
 
 /// Attacks on the XML plist reader not covered by name elsewhere
 /// (XMLPlistReaderTests has external entities, billion laughs, 100,000-deep nesting, invalid
-/// UTF-8 and NUL bytes; LimitsTests in EntitlintCoreTests the 64 MiB string and the
+/// UTF-8 and NUL bytes; LimitsTests in EntitlintWorkspaceTests the 64 MiB string and the
 /// 10-million-element array). Each is refused or read as CoreFoundation reads it, quickly.
 final class HostileXMLTests: XCTestCase {
     func reject(_ bytes: [UInt8], _ code: PlistError.Code, file: StaticString = #filePath, line: UInt = #line) -> PlistError? {
