@@ -2,151 +2,6 @@ import EntitlintCore
 import EntitlintWorkspace
 import PropertyList
 
-/// A unit a project defines, with the files it depends on (to decide which units a run's paths
-/// concern: "a path to one `.entitlements` file inside a project lints the units that use it").
-struct ProjectUnit {
-    var unit: DiscoveredUnit
-    /// Absolute paths: the entitlements file, the xcconfig files, the project file.
-    var uses: Set<String>
-    /// Absolute path of the entitlements file, when there is one.
-    var entitlements: String?
-    /// Where the unit's entitlements file lives, for "units below this folder".
-    var targetKey: String
-}
-
-/// Parses each entitlements file once for all the units that use it.
-final class EntitlementsCache: @unchecked Sendable {
-    let files: ProjectFiles
-    let limits: PlistLimits
-    private var parsed: [String: Result<PlistDocument, ProjectProblem>] = [:]
-    static let plistExtensions: [[UInt8]] = ["entitlements", "xcent", "plist"].map { Array($0.utf8) }
-
-    init(files: ProjectFiles, limits: PlistLimits) {
-        self.files = files
-        self.limits = limits
-    }
-
-    func document(_ path: String) -> Result<PlistDocument, ProjectProblem> {
-        let abs = files.absolute(path)
-        if let r = parsed[abs] { return r }
-        let shown = files.shown(abs)
-        let result: Result<PlistDocument, ProjectProblem>
-        switch files.read(abs) {
-        case .failure(let why):
-            result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: cannot read the file: \(why)"))
-        case .success(let bytes):
-            switch Linter.parse(bytes: bytes, path: abs, limits: limits) {
-            case .entitlements(let doc): result = .success(doc)
-            case .failed(let reason, let loc):
-                // The reader's reason may quote the file; it is shown only for a file named as
-                // entitlements or a plist. Another file a setting names is not quoted.
-                let named = Linter.hasExtension(abs, in: Self.plistExtensions)
-                result = .failure(ProjectProblem(file: shown, location: loc, message: "cannot parse property list: " + (named ? reason
-                    : "not a property list (the file is not named .entitlements, .xcent or .plist, so none of it is shown)")))
-            case .profile:
-                result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: this is a provisioning profile, not an entitlements file"))
-            }
-        }
-        parsed[abs] = result
-        return result
-    }
-}
-
-/// The settings Entitlint reads for every unit.
-enum KeySetting {
-    static let bundleID = "PRODUCT_BUNDLE_IDENTIFIER"
-    static let team = "DEVELOPMENT_TEAM"
-    static let entitlements = "CODE_SIGN_ENTITLEMENTS"
-    static let specifier = "PROVISIONING_PROFILE_SPECIFIER"
-    static let profile = "PROVISIONING_PROFILE"
-    static let style = "CODE_SIGN_STYLE"
-    static let sdkRoot = "SDKROOT"
-    static let platforms = "SUPPORTED_PLATFORMS"
-    static let infoPlist = "INFOPLIST_FILE"
-    static let catalyst = "SUPPORTS_MACCATALYST"
-    static let deriveCatalystBundleID = "DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER"
-    static let all = [bundleID, team, entitlements, specifier, profile, style, sdkRoot, platforms, infoPlist, catalyst, deriveCatalystBundleID]
-}
-
-/// A platform a target is signed for besides its first one: Mac Catalyst (`SUPPORTS_MACCATALYST`
-/// on an iOS target) or another device platform of `SUPPORTED_PLATFORMS`. Each is its own
-/// signing unit, with the settings conditioned on its SDK (`[sdk=macosx*]`).
-struct PlatformVariant: Hashable {
-    var sdk: String
-    var isMacCatalyst: Bool
-
-    /// How the unit's name tells it apart: `App (Release, Mac Catalyst)`.
-    var label: String {
-        if isMacCatalyst { return "Mac Catalyst" }
-        switch sdk {
-        case "macosx": return "macOS"
-        case "appletvos": return "tvOS"
-        case "xros": return "visionOS"
-        case "watchos": return "watchOS"
-        case "iphoneos": return "iOS"
-        default: return sdk
-        }
-    }
-
-    /// The variants besides `primary`, from the target's settings.
-    static func others(primary: String?, supportedPlatforms: String?, catalyst: String?) -> [PlatformVariant] {
-        var out: [PlatformVariant] = []
-        let devices = ["iphoneos", "macosx", "appletvos", "xros", "watchos"]
-        let listed = Set((supportedPlatforms ?? "").split(separator: " ").map { String($0).lowercased() })
-        for sdk in devices where listed.contains(sdk) && sdk != primary {
-            out.append(PlatformVariant(sdk: sdk, isMacCatalyst: false))
-        }
-        if primary == "iphoneos", catalyst?.trimmed(" \t").uppercased() == "YES", !out.contains(where: { $0.sdk == "macosx" }) {
-            out.append(PlatformVariant(sdk: "macosx", isMacCatalyst: true))
-        }
-        return out
-    }
-}
-
-/// The device SDK a unit is signed for, from `SDKROOT` (`iphoneos`, `iphoneos17.2`, `macosx`, a
-/// path to an SDK) or, for `auto` and multiplatform targets, the first device platform of
-/// `SUPPORTED_PLATFORMS`.
-func deviceSDK(sdkRoot: String?, supportedPlatforms: String?) -> String? {
-    let known = ["iphoneos", "macosx", "watchos", "appletvos", "xros", "driverkit"]
-    func base(_ s: String) -> String? {
-        var name = Paths.baseName(s).lowercased()
-        if name.hasSuffix(".sdk") { name = String(name.dropLast(4)) }
-        return known.first { name.hasPrefix($0) }
-    }
-    if let root = sdkRoot, !root.isEmpty, root != "auto", let b = base(root) { return b }
-    let platforms = (supportedPlatforms ?? "").split(separator: " ").map(String.init)
-    for candidate in known where platforms.contains(candidate) { return candidate }
-    return nil
-}
-
-func platform(ofSDK sdk: String?) -> Platform {
-    switch sdk {
-    case "macosx"?, "driverkit"?: return .macOS
-    case "iphoneos"?, "watchos"?, "appletvos"?, "xros"?: return .iOS
-    default: return .unknown
-    }
-}
-
-/// The variables (other than the standard signing ones) the entitlements refer to.
-func referencedVariables(_ document: PlistDocument) -> [String] {
-    var names: [String] = []
-    func visit(_ node: PlistNode) {
-        switch node.value {
-        case .string(let s):
-            guard s.utf8.contains(UInt8(ascii: "$")) else { return }
-            for r in VariableExpander.references(in: s) where !r.isTemplate {
-                let base = String(r.name.prefix { $0 != ":" })
-                if !VariableExpander.standardNames.contains(base), !names.contains(base) { names.append(base) }
-            }
-        case .array(let items): items.forEach(visit)
-        case .dict(let d): d.entries.forEach { visit($0.value) }
-        default: return
-        }
-    }
-    visit(document.root)
-    return names
-}
-
 /// Forms the units of one Xcode project: every native target that is signed as a product (apps,
 /// extensions, App Clips, watch apps) or names an entitlements file, in every configuration.
 struct ProjectUnitBuilder {
@@ -199,14 +54,11 @@ struct ProjectUnitBuilder {
         emptySettingHint(name, entries: entries, xcconfigs: xcconfigs, projectSettings: project.allSettings)
     }
 
-    mutating func build() -> [ProjectUnit] {
-        // Every base configuration is read first, so that a hint about a setting empty in one
-        // configuration can name the xcconfig of another that sets it.
-        for config in project.projectConfigurations + project.targets.flatMap(\.configurations) {
-            _ = baseAssignments(config)
-        }
+    /// Hosts, target ID -> the ID of the app or watch app it runs in: who embeds whom; else which
+    /// app depends on an extension. Two targets that embed each other are a problem, and neither
+    /// is the other's host.
+    mutating func hosts() -> [String: String] {
         let byID = targetsByID
-        // Hosts: who embeds whom; else which app depends on an extension.
         var host: [String: String] = [:]
         for t in project.targets where [.app, .watchApp].contains(UnitOrigin.Kind(productType: t.productType ?? "")) {
             for e in t.embeds where host[e] == nil { host[e] = t.id }
@@ -224,6 +76,17 @@ struct ProjectUnitBuilder {
                                    message: "targets \(a) and \(b) embed each other (a reference cycle); neither is taken as the other's host"))
             host[child] = nil
         }
+        return host
+    }
+
+    mutating func build() -> [ProjectUnit] {
+        // Every base configuration is read first, so that a hint about a setting empty in one
+        // configuration can name the xcconfig of another that sets it.
+        for config in project.projectConfigurations + project.targets.flatMap(\.configurations) {
+            _ = baseAssignments(config)
+        }
+        let byID = targetsByID
+        let host = hosts()
 
         var out: [ProjectUnit] = []
         var bundles: [String: String] = [:]   // "targetID|config" -> bundle ID
@@ -387,65 +250,5 @@ struct ProjectUnitBuilder {
                                         shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
                                         platform: platform(ofSDK: sdk), origin: origin, variables: entitlementSettings.variables, inScope: false)
         return ProjectUnit(unit: discovered, uses: uses, entitlements: entitlementsAbs, targetKey: origin.targetKey)
-    }
-
-    /// What the unit compiles: its target's list (made once for all its configurations) and those
-    /// of the framework and library targets it links, embeds or depends on (LinkedCode.swift), plus
-    /// CocoaPods when this configuration's base xcconfig is a `Pods-*.xcconfig`, and its Info.plist.
-    func unitSources(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, settings: SettingsEvaluator,
-                     infoPlist: String?) -> UnitSources {
-        let key = files.absolute(project.file) + "#"
-        let byID = targetsByID
-        let list = catalog.withLinked(key + target.id, own: { codeList(target) }, linked: {
-            LinkedCode.closure(of: target.id) { id in
-                guard let t = byID[id] else { return [] }
-                return (t.code.linkedTargets + t.dependsOn).filter { LinkedCode.productTypes.contains(byID[$0]?.productType ?? "") }
-            }.compactMap { id in byID[id].map { t in (key: key + id, make: { codeList(t) }) } }
-        })
-        var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
-        if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
-            sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")
-        }
-        if let raw = infoPlist {
-            catalog.addInfoPlist(ProjectFiles.normalize(ProjectFiles.join(project.directory, raw)), entitlements: entitlements,
-                                 settings: settings, to: &sources)
-        }
-        return sources
-    }
-
-    /// The files a target's sources phases, synchronised folders and package products give.
-    func codeList(_ target: PBXProject.Target) -> CodeList {
-        var list = CodeList()
-        var seen = Set<String>()
-        for f in target.code.files { catalog.add(file: f, to: &list, seen: &seen) }
-        for name in target.code.unlocatable { list.addMissing(name) }
-        let excluded = Exclusions(target.excludedFiles.map(files.absolute))
-        for folder in target.code.folders { catalog.add(folder: folder, excluded: excluded, to: &list, seen: &seen) }
-        for p in target.code.products {
-            switch p.package {
-            case .local(let folder):
-                list.append(catalog.product(p.product, package: folder), seen: &seen)
-            case .remote(let name):
-                list.append(CodeList(unscanned: ["remote Swift package \(name)"]), seen: &seen)
-            case .unnamed:
-                // A package added as a folder reference: the one whose manifest declares the
-                // product; else, when a folder of the product's name has no Package.swift here,
-                // that manifest is what is missing.
-                var found: CodeList?
-                for folder in project.packageFolders {
-                    if case .found(let m) = catalog.manifest(folder), m.products.contains(where: { $0.name == p.product }) {
-                        found = catalog.product(p.product, package: folder)
-                        break
-                    }
-                }
-                if found == nil, let folder = project.packageFolders.first(where: { Paths.baseName($0) == p.product }),
-                   case .missing(let shown) = catalog.manifest(folder) {
-                    found = CodeList(missing: [shown])
-                }
-                list.append(found ?? CodeList(unscanned: ["Swift package product \(p.product): its package is not named by the project"]), seen: &seen)
-            }
-        }
-        if target.code.cocoaPods { list.append(CodeList(unscanned: ["CocoaPods"]), seen: &seen) }
-        return list
     }
 }

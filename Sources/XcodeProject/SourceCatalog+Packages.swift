@@ -1,0 +1,81 @@
+import EntitlintCore
+import EntitlintWorkspace
+
+// The files of a local Swift package's targets: the targets a product needs, transitively, their
+// folders, and the products of other local packages they depend on.
+extension SourceCatalog {
+    /// The files of `names` and of the targets they depend on, transitively.
+    func targets(_ names: [String], of m: PackageManifest, in folder: String, depth: Int) -> CodeList {
+        var list = CodeList()
+        var seen = Set<String>()
+        var queue = names
+        var visited = Set<String>()
+        var k = 0
+        while k < queue.count, visited.count < Self.maxPackageTargets {
+            let name = queue[k]
+            k += 1
+            guard visited.insert(name).inserted else { continue }
+            guard let t = m.targets.first(where: { $0.name == name }) else {
+                list.addUnscanned("Swift package target \(name): not declared by Package.swift of \(files.shown(folder))")
+                continue
+            }
+            switch t.kind {
+            case "testTarget", "plugin", "macro", "systemLibrary": continue
+            case "binaryTarget":
+                list.addUnscanned("binary target \(name) of \(files.shown(folder))")
+                continue
+            default: break
+            }
+            targetFiles(t, in: folder, to: &list, seen: &seen)
+            for d in t.dependencies {
+                switch d {
+                case .target(let n): queue.append(n)
+                case .byName(let n):
+                    if m.targets.contains(where: { $0.name == n }) {
+                        queue.append(n)
+                    } else {
+                        list.append(dependency(product: n, package: n, of: m, in: folder, depth: depth), seen: &seen)
+                    }
+                case .product(let n, let p):
+                    list.append(dependency(product: n, package: p, of: m, in: folder, depth: depth), seen: &seen)
+                }
+            }
+        }
+        return list
+    }
+
+    /// A product of another package that a target of `m` depends on.
+    func dependency(product: String, package: String, of m: PackageManifest, in folder: String, depth: Int) -> CodeList {
+        guard let dep = m.dependencies.first(where: { $0.identity.lowercased() == package.lowercased() }) else {
+            return CodeList(unscanned: ["Swift package product \(product): its package \(package) is not among the dependencies of Package.swift of \(files.shown(folder))"])
+        }
+        guard let path = dep.path else { return CodeList(unscanned: ["remote Swift package \(dep.identity)"]) }
+        return self.product(product, package: ProjectFiles.normalize(ProjectFiles.join(folder, path)), depth: depth + 1)
+    }
+
+    /// A package target's files: its folder (`path:`, else `Sources/<name>` or SwiftPM's other
+    /// default folders), narrowed to `sources:`, without `exclude:`.
+    func targetFiles(_ t: PackageManifest.Target, in folder: String, to list: inout CodeList, seen: inout Set<String>) {
+        var root: String
+        if let path = t.path {
+            root = ProjectFiles.normalize(ProjectFiles.join(folder, path))
+        } else {
+            let defaults = (t.kind == "testTarget" ? ["Tests"] : ["Sources", "Source", "src", "srcs"])
+                .map { ProjectFiles.normalize(ProjectFiles.join(folder, $0 + "/" + t.name)) }
+            root = defaults.first { !files.isOutside($0) && files.kind($0) == .directory } ?? defaults[0]
+        }
+        let excluded = Exclusions(t.exclude.map { files.absolute(ProjectFiles.normalize(ProjectFiles.join(root, $0))) })
+        guard let sources = t.sources else {
+            add(folder: root, excluded: excluded, to: &list, seen: &seen)
+            return
+        }
+        for s in sources {
+            let p = ProjectFiles.normalize(ProjectFiles.join(root, s))
+            if files.kind(p) == .directory, !files.isOutside(p) {
+                add(folder: p, excluded: excluded, to: &list, seen: &seen)
+            } else if Self.isCode(p) {
+                if !excluded.excludes(files.absolute(p)) { add(file: p, to: &list, seen: &seen) }
+            }
+        }
+    }
+}
