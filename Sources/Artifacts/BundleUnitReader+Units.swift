@@ -38,6 +38,34 @@ extension BundleUnitReader {
             source = .codeSignatureDER
         }
 
+        let disagreements = sliceDisagreements(with: document.root, of: first, among: good)
+
+        var unit = SigningUnit(name: name, entitlementsPath: executableShown, document: document, profile: profile,
+                               platform: profile.map { $0.profile.isMacOS ? .macOS : .iOS } ?? platform)
+        Self.identify(&unit, bundleID: bundleID, profile: profile, bundleShown: bundleShown)
+        unit.artifact = BuiltArtifactFacts(
+            bundlePath: bundleShown, bundleKind: kind, infoPlistBundleID: bundleID, entitlementsSource: source,
+            architectures: file.slices.map(\.architecture), isSigned: first.isSigned, derEntitlements: derNode,
+            derEntitlementsError: derError, hasXMLEntitlements: first.xmlEntitlements != nil, hasEmbeddedProfile: hasProfile,
+            sliceDisagreements: disagreements)
+        // Who signed: the CMS of slot 0x10000. A damaged one is a problem with the product (like a
+        // damaged blob), but the unit is still linted, as signed by an unknown certificate.
+        if let cms = first.cmsSignature {
+            do throws(ProfileError) {
+                if let certificate = try CodeSignatureCMS.signingCertificate(cms, maxElements: limits.maxElements) {
+                    unit.artifact?.signingCertificate = CertificateFact(certificate, from: .derived("the CMS signature (slot 0x10000) of \(executableShown)"))
+                }
+            } catch {
+                unit.artifact?.signatureError = error.reason
+                fail(executableShown, "\(first.architecture): the CMS signature (slot 0x10000) cannot be read: \(error.reason)", unit: name)
+            }
+        }
+        result.units.append(unit)
+    }
+
+    /// The first difference between `root` (the entitlements of `first`) and each other readable
+    /// slice's; a slice whose entitlements cannot be parsed is left out.
+    private func sliceDisagreements(with root: PlistNode, of first: MachOSlice, among good: [MachOSlice]) -> [String] {
         var disagreements: [String] = []
         for other in good where other != first {
             let otherRoot: PlistNode?
@@ -49,13 +77,18 @@ extension BundleUnitReader {
                 otherRoot = PlistNode(.dict(PlistDictionary()))
             }
             guard let otherRoot else { continue }
-            if let d = PlistComparison.differences(document.root, otherRoot, aName: first.architecture, bName: other.architecture, limit: 1).first {
+            if let d = PlistComparison.differences(root, otherRoot, aName: first.architecture, bName: other.architecture, limit: 1).first {
                 disagreements.append(d.description)
             }
         }
+        return disagreements
+    }
 
-        var unit = SigningUnit(name: name, entitlementsPath: executableShown, document: document, profile: profile,
-                               platform: profile.map { $0.profile.isMacOS ? .macOS : .iOS } ?? platform)
+    /// The unit's bundle ID, App ID prefix and Team ID: from Info.plist and the profile first, then
+    /// from the entitlements' application and team identifiers, the prefix last taken to be the
+    /// Team ID. A unit whose platform is still unknown is a macOS one when its entitlements hold
+    /// `com.apple.application-identifier` or the app sandbox.
+    private static func identify(_ unit: inout SigningUnit, bundleID: String?, profile: ProfileFile?, bundleShown: String) {
         let ent = unit.entitlements
         if let bundleID {
             unit.bundleID = Fact(bundleID, from: .derived("CFBundleIdentifier of \(bundleShown)"))
@@ -81,23 +114,5 @@ extension BundleUnitReader {
         if unit.platform == .unknown, ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil {
             unit.platform = .macOS
         }
-        unit.artifact = BuiltArtifactFacts(
-            bundlePath: bundleShown, bundleKind: kind, infoPlistBundleID: bundleID, entitlementsSource: source,
-            architectures: file.slices.map(\.architecture), isSigned: first.isSigned, derEntitlements: derNode,
-            derEntitlementsError: derError, hasXMLEntitlements: first.xmlEntitlements != nil, hasEmbeddedProfile: hasProfile,
-            sliceDisagreements: disagreements)
-        // Who signed: the CMS of slot 0x10000. A damaged one is a problem with the product (like a
-        // damaged blob), but the unit is still linted, as signed by an unknown certificate.
-        if let cms = first.cmsSignature {
-            do throws(ProfileError) {
-                if let certificate = try CodeSignatureCMS.signingCertificate(cms, maxElements: limits.maxElements) {
-                    unit.artifact?.signingCertificate = CertificateFact(certificate, from: .derived("the CMS signature (slot 0x10000) of \(executableShown)"))
-                }
-            } catch {
-                unit.artifact?.signatureError = error.reason
-                fail(executableShown, "\(first.architecture): the CMS signature (slot 0x10000) cannot be read: \(error.reason)", unit: name)
-            }
-        }
-        result.units.append(unit)
     }
 }

@@ -59,47 +59,10 @@ struct BundleUnitReader {
         let name = folderName.split(separator: ".").dropLast().joined(separator: ".").isEmpty
             ? folderName : folderName.split(separator: ".").dropLast().joined(separator: ".")
 
-        // Info.plist: bundle ID and executable name.
-        var info: (bundleID: String?, executable: String?) = (nil, nil)
-        let infoPath = join(contents, "Info.plist")
-        if storage.isFile(infoPath) {
-            do throws(ArtifactError) {
-                let bytes = try storage.read(infoPath, limit: Self.smallFileLimit)
-                result.paths.append(storage.shown(infoPath))
-                do {
-                    let doc = try PropertyListReader.parse(bytes, limits: limits)
-                    info = (doc.root.dict?["CFBundleIdentifier"]?.string, doc.root.dict?["CFBundleExecutable"]?.string)
-                } catch {
-                    fail(storage.shown(infoPath), "cannot parse Info.plist: \(error.reason)", unit: name)
-                }
-            } catch {
-                fail(storage.shown(infoPath), error.reason, unit: name)
-            }
-        } else {
-            fail(bundleShown, "no \(macOS ? "Contents/" : "")Info.plist: not a bundle", unit: name)
-        }
-
-        // Embedded profile.
+        let info = readInfo(storage, contents: contents, macOS: macOS, bundleShown: bundleShown, unit: name)
         let profilePath = macOS ? join(contents, "embedded.provisionprofile") : join(path, "embedded.mobileprovision")
-        var profile: ProfileFile?
         let hasProfile = storage.isFile(profilePath)
-        if hasProfile {
-            let shownProfile = storage.shown(profilePath)
-            result.paths.append(shownProfile)
-            do throws(ArtifactError) {
-                let bytes = try storage.read(profilePath, limit: limits.maxBytes)
-                do {
-                    let p = ProfileFile(path: shownProfile, profile: try ProfileDecoder.decode(bytes, limits: limits))
-                    profile = p
-                    result.profiles.append(p)
-                } catch {
-                    result.findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse profile: \(error.reason)",
-                                                   path: shownProfile, line: error.location.line, column: error.location.column, unit: name))
-                }
-            } catch {
-                fail(shownProfile, error.reason, unit: name)
-            }
-        }
+        let profile = hasProfile ? readProfile(storage, profilePath, unit: name) : nil
 
         // The executable.
         let executableName = info.executable ?? name
@@ -118,8 +81,60 @@ struct BundleUnitReader {
             fail(executableShown, "the executable named by CFBundleExecutable is missing", unit: name)
         }
 
-        // Nested bundles.
         guard depth < Self.maxDepth else { return }
+        nestedBundles(storage, in: contents, depth: depth)
+    }
+
+    /// The bundle's Info.plist: its bundle ID and executable name, both nil when it is missing or
+    /// cannot be read or parsed (each reported).
+    private mutating func readInfo(_ storage: BundleStorage, contents: String, macOS: Bool, bundleShown: String,
+                                   unit name: String) -> (bundleID: String?, executable: String?) {
+        var info: (bundleID: String?, executable: String?) = (nil, nil)
+        let infoPath = join(contents, "Info.plist")
+        if storage.isFile(infoPath) {
+            do throws(ArtifactError) {
+                let bytes = try storage.read(infoPath, limit: Self.smallFileLimit)
+                result.paths.append(storage.shown(infoPath))
+                do {
+                    let doc = try PropertyListReader.parse(bytes, limits: limits)
+                    info = (doc.root.dict?["CFBundleIdentifier"]?.string, doc.root.dict?["CFBundleExecutable"]?.string)
+                } catch {
+                    fail(storage.shown(infoPath), "cannot parse Info.plist: \(error.reason)", unit: name)
+                }
+            } catch {
+                fail(storage.shown(infoPath), error.reason, unit: name)
+            }
+        } else {
+            fail(bundleShown, "no \(macOS ? "Contents/" : "")Info.plist: not a bundle", unit: name)
+        }
+        return info
+    }
+
+    /// The embedded profile at `profilePath` (the caller has seen the file), decoded and added to
+    /// the result; nil when it cannot be read or parsed (reported).
+    private mutating func readProfile(_ storage: BundleStorage, _ profilePath: String, unit name: String) -> ProfileFile? {
+        var profile: ProfileFile?
+        let shownProfile = storage.shown(profilePath)
+        result.paths.append(shownProfile)
+        do throws(ArtifactError) {
+            let bytes = try storage.read(profilePath, limit: limits.maxBytes)
+            do {
+                let p = ProfileFile(path: shownProfile, profile: try ProfileDecoder.decode(bytes, limits: limits))
+                profile = p
+                result.profiles.append(p)
+            } catch {
+                result.findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse profile: \(error.reason)",
+                                               path: shownProfile, line: error.location.line, column: error.location.column, unit: name))
+            }
+        } catch {
+            fail(shownProfile, error.reason, unit: name)
+        }
+        return profile
+    }
+
+    /// The bundles nested in `contents` (app and ExtensionKit extensions, watch apps, App Clips,
+    /// login items), each read one level deeper.
+    private mutating func nestedBundles(_ storage: BundleStorage, in contents: String, depth: Int) {
         let nested: [(String, String, BuiltArtifactFacts.BundleKind)] = [
             ("PlugIns", ".appex", .appExtension), ("Extensions", ".appex", .extensionKit), ("Watch", ".app", .watchApp),
             ("AppClips", ".app", .appClip), ("Library/LoginItems", ".app", .app),

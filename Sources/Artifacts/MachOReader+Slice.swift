@@ -34,6 +34,33 @@ extension MachOReader {
         }
         let commands = try source.bytes(at: offset + headerSize, count: sizeofcmds)
         var slice = MachOSlice(architecture: arch, offset: offset, size: size, is64Bit: is64, isSigned: false)
+        let (signature, section) = try loadCommands(commands, count: ncmds, size: sizeofcmds, bigEndian: bigEndian, arch: arch)
+        if let (dataoff, datasize) = signature {
+            slice.isSigned = true
+            guard dataoff <= size, datasize <= size - dataoff else {
+                throw ArtifactError(.outOfBounds, "the \(arch) code signature (offset \(dataoff), \(datasize) bytes) lies outside the \(size)-byte slice")
+            }
+            let blobs = try CodeSignature.blobs(source, at: offset + dataoff, size: datasize, maxBlob: maxBlob, arch: arch)
+            slice.xmlEntitlements = blobs.xml
+            slice.derEntitlements = blobs.der
+            slice.cmsSignature = blobs.cms
+        }
+        if let (secOffset, n) = section {
+            guard secOffset <= size, n <= size - secOffset else {
+                throw ArtifactError(.outOfBounds, "the \(arch) __TEXT,__entitlements section (offset \(secOffset), \(n) bytes) lies outside the slice")
+            }
+            guard n <= maxBlob else { throw ArtifactError(.tooLarge, "the \(arch) __TEXT,__entitlements section is \(n) bytes (limit \(maxBlob))") }
+            slice.simulatorEntitlements = try source.bytes(at: offset + secOffset, count: n)
+        }
+        return slice
+    }
+
+    /// Walks the `ncmds` load commands in `commands` (`sizeofcmds` bytes), each checked to lie
+    /// inside them, for the code signature's place (`dataoff`, `datasize`) and a simulator
+    /// build's `__TEXT,__entitlements` section (`offset`, `size`); the caller checks both against
+    /// the slice.
+    private static func loadCommands(_ commands: [UInt8], count ncmds: Int, size sizeofcmds: Int, bigEndian: Bool, arch: String)
+        throws(ArtifactError) -> (signature: (Int, Int)?, section: (Int, Int)?) {
         var signature: (Int, Int)?
         var section: (Int, Int)?
         var at = 0
@@ -72,23 +99,6 @@ extension MachOReader {
             }
             at += cmdsize
         }
-        if let (dataoff, datasize) = signature {
-            slice.isSigned = true
-            guard dataoff <= size, datasize <= size - dataoff else {
-                throw ArtifactError(.outOfBounds, "the \(arch) code signature (offset \(dataoff), \(datasize) bytes) lies outside the \(size)-byte slice")
-            }
-            let blobs = try CodeSignature.blobs(source, at: offset + dataoff, size: datasize, maxBlob: maxBlob, arch: arch)
-            slice.xmlEntitlements = blobs.xml
-            slice.derEntitlements = blobs.der
-            slice.cmsSignature = blobs.cms
-        }
-        if let (secOffset, n) = section {
-            guard secOffset <= size, n <= size - secOffset else {
-                throw ArtifactError(.outOfBounds, "the \(arch) __TEXT,__entitlements section (offset \(secOffset), \(n) bytes) lies outside the slice")
-            }
-            guard n <= maxBlob else { throw ArtifactError(.tooLarge, "the \(arch) __TEXT,__entitlements section is \(n) bytes (limit \(maxBlob))") }
-            slice.simulatorEntitlements = try source.bytes(at: offset + secOffset, count: n)
-        }
-        return slice
+        return (signature, section)
     }
 }
