@@ -6,8 +6,26 @@ import PropertyList
 import XCTest
 @testable import Artifacts
 
+/// What the product test classes share: a lint run over products in a folder, on the date the
+/// tests pin (`BundleTests.today`).
+protocol BundleLinting: XCTestCase {}
+
+extension BundleLinting {
+    func lint(_ paths: [String], in dir: URL, reader: ArtifactReader = ArtifactReader()) throws -> LintResult {
+        var options = LintOptions()
+        options.paths = paths
+        options.artifactReader = reader
+        options.settings = CheckSettings(now: BundleTests.today)
+        options.parallel = false
+        let saved = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        return try Linter(rules: RuleRegistry.all).lint(options)
+    }
+}
+
 /// `.app`, `.xcarchive` and `.ipa` products linted end to end.
-final class BundleTests: XCTestCase {
+final class BundleTests: XCTestCase, BundleLinting {
     static let today = PlistDate(year: 2026, month: 6, day: 1, hour: 0, minute: 0, second: 0)
 
     /// A signed binary: slot 5 from `body`, slot 7 the same (or `der` when given).
@@ -53,17 +71,6 @@ final class BundleTests: XCTestCase {
         return files
     }
 
-    func lint(_ paths: [String], in dir: URL, reader: ArtifactReader = ArtifactReader()) throws -> LintResult {
-        var options = LintOptions()
-        options.paths = paths
-        options.artifactReader = reader
-        options.settings = CheckSettings(now: Self.today)
-        options.parallel = false
-        let saved = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
-        return try Linter(rules: RuleRegistry.all).lint(options)
-    }
 
     func testIPALintsEveryNestedBundle() throws {
         let dir = try temporaryFolder()
@@ -196,127 +203,5 @@ final class BundleTests: XCTestCase {
         let fatFile = try ZipStorage(path: dir.appendingPathComponent("Fat.ipa").path, shownRoot: "Fat.ipa").machO("Payload/F.app/F", maxBlob: 1 << 20)
         XCTAssertEqual(fatFile.slices.map(\.architecture), ["arm64", "x86_64"])
         XCTAssertTrue(fatFile.slices.allSatisfy { $0.xmlEntitlements == Plist.xml(Self.appBody) })
-    }
-
-    // MARK: - Bad input
-
-    func testZipWithDotDotPathsIsReportedAndTheRestLinted() throws {
-        let dir = try temporaryFolder()
-        var files = Self.family(prefix: "Payload/App.app")
-        files["../../evil.txt"] = Array("x".utf8)
-        files["Payload/../../evil2.txt"] = Array("x".utf8)
-        try ProductWriter.zip(files, at: dir.appendingPathComponent("App.ipa"))
-        let result = try lint(["App.ipa"], in: dir)
-        XCTAssertEqual(result.units.count, 4)
-        let parseErrors = result.findings.filter { $0.rule == "parse-error" }
-        XCTAssertEqual(parseErrors.count, 2)
-        XCTAssertTrue(parseErrors.allSatisfy { $0.message.contains("unsafe path") && $0.path == "App.ipa" })
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("evil.txt").path))
-    }
-
-    func testZipBombIsRefusedNotExpanded() throws {
-        let dir = try temporaryFolder()
-        // An executable of zeros: deflate shrinks it about a thousand times.
-        let zeros = [UInt8](repeating: 0, count: 4 << 20)
-        var files = ProductWriter.iOSApp("Payload/App.app", name: "App", bundleID: "com.example.App", binary: zeros, profile: nil)
-        files.merge(ProductWriter.iOSApp("Payload/Good.app", name: "Good", bundleID: "com.example.Good", binary: Self.binary(Self.appBody), profile: nil)) { $1 }
-        try ProductWriter.zip(files, at: dir.appendingPathComponent("Bomb.ipa"))
-        let reader = ArtifactReader(zipLimits: ZipLimits(ratioCheckMinimum: 1 << 20))
-        let result = try lint(["Bomb.ipa"], in: dir, reader: reader)
-        XCTAssertEqual(result.units.map(\.name), ["Good"])
-        let bomb = try XCTUnwrap(result.findings.first { $0.rule == "parse-error" })
-        XCTAssertEqual(bomb.path, "Bomb.ipa!Payload/App.app/App")
-        XCTAssertTrue(bomb.message.contains("zip bomb"), bomb.message)
-
-        // A total budget: the second executable would pass it.
-        let tight = ArtifactReader(zipLimits: ZipLimits(maxExpandedTotal: 4 << 20))
-        let limited = try lint(["Bomb.ipa"], in: dir, reader: tight)
-        XCTAssertTrue(limited.findings.contains { $0.message.contains("ZipLimits.maxExpandedTotal") }, "\(limited.findings.map(\.message))")
-    }
-
-    func testTruncatedIPAIsAFindingNotACrash() throws {
-        let dir = try temporaryFolder()
-        let url = dir.appendingPathComponent("App.ipa")
-        try ProductWriter.zip(Self.family(prefix: "Payload/App.app"), at: url)
-        let whole = try Data(contentsOf: url)
-        for fraction in [0.1, 0.5, 0.9, 0.99] {
-            try whole.prefix(Int(Double(whole.count) * fraction)).write(to: dir.appendingPathComponent("Cut.ipa"))
-            let result = try lint(["Cut.ipa"], in: dir)
-            XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" }, "\(fraction)")
-        }
-        // Damage inside the deflated data of an executable (the central directory intact).
-        var damaged = whole
-        let middle = damaged.count / 3
-        for i in middle..<(middle + 64) { damaged[i] ^= 0x5a }
-        try damaged.write(to: dir.appendingPathComponent("Damaged.ipa"))
-        _ = try lint(["Damaged.ipa"], in: dir)
-    }
-
-    func testTooManyZipEntries() throws {
-        let dir = try temporaryFolder()
-        var files = Self.family(prefix: "Payload/App.app")
-        for i in 0..<30 { files["Payload/App.app/Assets/\(i).png"] = [UInt8(i)] }
-        try ProductWriter.zip(files, at: dir.appendingPathComponent("Many.ipa"))
-        let result = try lint(["Many.ipa"], in: dir, reader: ArtifactReader(zipLimits: ZipLimits(maxEntries: 20)))
-        XCTAssertEqual(result.units, [])
-        XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" && $0.message.contains("more than 20 zip entries") })
-    }
-
-    func testNotAZip() throws {
-        let dir = try temporaryFolder()
-        try Data("not a zip at all".utf8).write(to: dir.appendingPathComponent("Junk.ipa"))
-        let result = try lint(["Junk.ipa"], in: dir)
-        XCTAssertEqual(result.findings.map(\.rule), ["parse-error"])
-        XCTAssertEqual(result.findings.first?.path, "Junk.ipa")
-    }
-
-    func testLyingBinaryIsAFindingOnThatUnitOnly() throws {
-        let dir = try temporaryFolder()
-        var files = Self.family(prefix: "Payload/App.app")
-        var broken = Self.binary("<key>application-identifier</key><string>ABCDE12345.com.example.App.Share</string>")
-        for i in 0..<4 { broken[16 + i] = 0xff }   // ncmds
-        files["Payload/App.app/PlugIns/Share.appex/Share"] = broken
-        files["Payload/App.app/Watch/Watch.app/Watch"] = Array(files["Payload/App.app/Watch/Watch.app/Watch"]!.prefix(40))
-        try ProductWriter.zip(files, at: dir.appendingPathComponent("App.ipa"))
-        let result = try lint(["App.ipa"], in: dir)
-        XCTAssertEqual(result.units.map(\.name).sorted(), ["App", "Clip"])
-        let errors = result.findings.filter { $0.rule == "parse-error" }
-        XCTAssertEqual(Set(errors.map(\.path)), ["App.ipa!Payload/App.app/PlugIns/Share.appex/Share", "App.ipa!Payload/App.app/Watch/Watch.app/Watch"])
-        XCTAssertTrue(errors.allSatisfy { $0.message.count > 30 })
-    }
-
-    func testDamagedEmbeddedProfileAndInfoPlist() throws {
-        let dir = try temporaryFolder()
-        var files = ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: Self.binary(Self.appBody), profile: Array("junk".utf8))
-        files["App.app/Info.plist"] = Array("<plist><dict><key>CFBundleIdentifier</key>".utf8)
-        try ProductWriter.folder(files, at: dir)
-        let result = try lint(["App.app"], in: dir)
-        XCTAssertEqual(result.units.count, 1, "the binary is still linted")
-        XCTAssertEqual(Set(result.findings.filter { $0.rule == "parse-error" }.map(\.path)), ["App.app/Info.plist", "App.app/embedded.mobileprovision"])
-    }
-
-    func testNothingIsWritten() throws {
-        let dir = try temporaryFolder()
-        try ProductWriter.zip(Self.family(prefix: "Payload/App.app"), at: dir.appendingPathComponent("App.ipa"))
-        let before = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-        let tmpBefore = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).count
-        _ = try lint(["App.ipa"], in: dir)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), before)
-        XCTAssertLessThanOrEqual(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).count, tmpBefore)
-    }
-
-    func testOnlyProductsAreHandled() throws {
-        let dir = try temporaryFolder()
-        try Data(MachOWriter(signed: false).bytes()).write(to: dir.appendingPathComponent("tool"))
-        try Data(Plist.xml("")).write(to: dir.appendingPathComponent("App.entitlements"))
-        try Data([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52]).write(to: dir.appendingPathComponent("Main.class"))
-        let reader = ArtifactReader()
-        XCTAssertTrue(reader.handles(dir.appendingPathComponent("tool").path))
-        XCTAssertTrue(reader.handles("Some.ipa"))
-        XCTAssertTrue(reader.handles("Some.app/"))
-        XCTAssertTrue(reader.handles("X.xcarchive"))
-        XCTAssertFalse(reader.handles(dir.appendingPathComponent("App.entitlements").path))
-        XCTAssertFalse(reader.handles(dir.appendingPathComponent("Main.class").path))
-        XCTAssertFalse(reader.handles(dir.path))
     }
 }
