@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "entitlint",
             dependencies: [
-                "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts",
+                "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts", "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // On Linux the release binary links the Swift runtime and Foundation statically: loading

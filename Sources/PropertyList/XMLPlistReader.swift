@@ -22,6 +22,7 @@ public enum XMLPlistReader {
     /// decoder) as a copy; each read is one `parseOnce`.
     public static func parse(_ bytes: [UInt8], limits: PlistLimits = .default) throws(PlistError) -> PlistDocument {
         try preflight(bytes, limits: limits)
+        prepareForThreads()
         // Keep libxml2 from printing encoding errors to stderr (found by fuzzing).
         entitlint_silenceGenericErrors()
         // Most files are UTF-8: read them in place (see `InputMode`). A file that turns out to

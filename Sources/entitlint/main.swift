@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitlintCore
+import PropertyList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +11,8 @@ import Darwin
 // 2 usage errors, bad configuration, missing paths. Argument errors exit 2, not 64.
 // A closed pipe ends the run quietly instead of killing it with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// libxml2 is set up here, in the main thread, before any thread parses (XMLPlistReader.prepareForThreads).
+XMLPlistReader.prepareForThreads()
 #if canImport(Glibc)
 // A run holds every document it reads until it ends, and frees a file's buffers after parsing
 // it: with glibc's defaults the heap grows 128 KiB at a time and gives back its top whenever
