@@ -13,6 +13,31 @@ public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Compara
     public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
+/// Something the run could not see, said once: not a finding (it claims nothing is wrong with the
+/// project). A file a fresh clone lacks (a git submodule, `pod install`'s output, a per-developer
+/// xcconfig) is one: the checks that needed its settings stayed silent, and the notice says which.
+/// Reporters that have a place for such messages show them (JSON `notices`, SARIF
+/// `toolExecutionNotifications`, the text formats on standard error); they never change the exit
+/// status.
+public struct Notice: Sendable, Hashable, Codable, Comparable {
+    public var message: String
+    /// The file that names what is missing, as shown to the user.
+    public var path: String
+    public var line: Int
+    public var column: Int
+
+    public init(message: String, path: String, line: Int = 0, column: Int = 0) {
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (a: Notice, b: Notice) -> Bool {
+        (a.path, a.line, a.column, a.message) < (b.path, b.line, b.column, b.message)
+    }
+}
+
 /// One problem found in one file. Immutable; sorted by path, line, column, rule.
 public struct Finding: Sendable, Hashable, Codable, Comparable {
     public var rule: String

@@ -67,6 +67,10 @@ public struct UnitOrigin: Sendable, Hashable {
     /// in this configuration, each with where it is, or could be, set: a setting no level
     /// defines is the empty string, as in Xcode (keychain-access-groups.md section 2.1).
     public var emptySettings: [String: String] = [:]
+    /// Build settings the entitlements use that no committed file sets while a file this
+    /// configuration reads is missing (a per-developer or generated xcconfig): name -> that file,
+    /// as shown. Unknown, not empty: rules leave their references alone.
+    public var unknownSettings: [String: String] = [:]
     /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
     public var profileNote: String?
     /// Absolute paths of files the target's synchronised folders exclude from it

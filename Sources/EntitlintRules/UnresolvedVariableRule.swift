@@ -38,12 +38,18 @@ struct UnresolvedVariableRule: Rule {
         }
     }
 
+    /// The setting a reference's name reads: `NAME` of `NAME:default=x` (operators dropped).
+    static func settingName(_ name: String) -> String { String(name.prefix { $0 != ":" }) }
+
     func check(_ context: UnitContext) -> [Finding] {
         guard Self.anyUnresolved(context.unit.document.root, context.expander) else { return [] }
         var out: [Finding] = []
         walkPlist(context.unit.document.root) { node, path in
             guard case .string(let s) = node.value, context.expander.hasUnresolved(s) else { return }
-            let unresolved = context.expand(s).unresolved
+            // A setting only a missing file (a per-developer or generated xcconfig) could set is
+            // unknown, not wrong: the notice about that file names it.
+            let unknown = context.unit.origin?.unknownSettings ?? [:]
+            let unresolved = context.expand(s).unresolved.filter { $0.isTemplate || unknown[Self.settingName($0.name)] == nil }
             guard !unresolved.isEmpty else { return }
             let names = unresolved.map(\.text).joined(separator: ", ")
             let templates = unresolved.allSatisfy(\.isTemplate)

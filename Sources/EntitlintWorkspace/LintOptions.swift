@@ -51,6 +51,9 @@ public struct LintOptions: Sendable {
 
 public struct LintResult: Sendable {
     public var findings: [Finding]
+    /// What the run could not see (files a fresh clone lacks), said once each; not findings, and
+    /// never part of the exit status.
+    public var notices: [Notice] = []
     public var files: Int
     public var units: [SigningUnit]
     public var profiles: [ProfileFile]
@@ -80,6 +83,7 @@ extension LintResult {
     /// Adds the result of another part of the run (paths linted with another configuration).
     public mutating func merge(_ other: LintResult) {
         findings = (findings + other.findings).sorted()
+        notices = (notices + other.notices).sorted()
         files += other.files
         units += other.units
         profiles += other.profiles

@@ -53,6 +53,8 @@ public struct Discovery: Sendable {
     /// Problems with the projects themselves (`parse-error`: damaged files, dangling references,
     /// missing xcconfig or entitlements files; `unresolved-variable`: settings that cannot be resolved).
     public var findings: [Finding] = []
+    /// What the run could not see in the projects (files a fresh clone lacks): said, not findings.
+    public var notices: [Notice] = []
     /// The files read for the units in scope (project files, xcconfigs, entitlements), as shown.
     public var files: [String] = []
     /// Absolute paths of the entitlements files the units use: not linted again as loose files.

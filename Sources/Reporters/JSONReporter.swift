@@ -16,10 +16,18 @@ public struct JSONReporter: Reporter {
             var line: Int
             var column: Int
         }
+        /// What the run could not see (files a fresh clone lacks); not findings.
+        struct NoticeItem: Codable {
+            var message: String
+            var path: String
+            var line: Int
+            var column: Int
+        }
         struct Summary: Codable { var files: Int; var errors: Int; var warnings: Int; var notes: Int }
         var version: Int
         var tool: Tool
         var findings: [Item]
+        var notices: [NoticeItem]
         var summary: Summary
     }
 
@@ -30,6 +38,7 @@ public struct JSONReporter: Reporter {
             findings: report.findings.map {
                 .init(rule: $0.rule, severity: $0.severity.rawValue, message: $0.message, path: $0.path, line: $0.line, column: $0.column)
             },
+            notices: report.notices.map { .init(message: $0.message, path: $0.path, line: $0.line, column: $0.column) },
             summary: .init(files: report.files, errors: report.errors, warnings: report.warnings, notes: report.notes))
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -3,6 +3,8 @@ public import EntitlintCore
 /// What every reporter gets: the findings of a run and its counts. Reporters compute nothing.
 public struct Report: Sendable {
     public var findings: [Finding]
+    /// What the run could not see (`Notice`): shown where a format has a place for it.
+    public var notices: [Notice] = []
     public var files: Int
     public var colour: Bool
     /// The rules enabled in the run, with their effective severity (for SARIF's rule list).

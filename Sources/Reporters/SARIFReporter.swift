@@ -46,6 +46,20 @@ public struct SARIFReporter: Reporter {
         var tool: Tool
         var originalUriBaseIds: [String: ArtifactLocation]?
         var results: [Result]
+        /// Only when the run has notices (SARIF 3.20.21 `toolExecutionNotifications`: what the
+        /// tool could not see, not results).
+        var invocations: [Invocation]?
+    }
+
+    struct Invocation: Codable {
+        var executionSuccessful: Bool
+        var toolExecutionNotifications: [Notification]
+    }
+
+    struct Notification: Codable {
+        var level: String
+        var message: Text
+        var locations: [Location]?
     }
 
     struct Tool: Codable { var driver: Driver }
@@ -152,7 +166,17 @@ public struct SARIFReporter: Reporter {
         let driver = Driver(name: "entitlint", version: EntitlintVersion.current, semanticVersion: EntitlintVersion.current,
                             rules: rules.map(descriptor))
         let bases = report.sourceRoot.map { [rootBaseID: ArtifactLocation(uri: URIReference.folder($0.root), uriBaseId: nil)] }
-        return Log(schema: schemaURI, version: "2.1.0", runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: bases, results: results)])
+        let notifications = report.notices.map { n -> Notification in
+            let path = report.repositoryPath(n.path)
+            let underRoot = report.sourceRoot != nil && !path.hasPrefix("/")
+            let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
+            let region = n.line > 0 ? Region(startLine: n.line, startColumn: n.column > 0 ? n.column : nil) : nil
+            return Notification(level: "note", message: Text(text: n.message),
+                                locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region), logicalLocations: nil)])
+        }
+        let invocations = notifications.isEmpty ? nil : [Invocation(executionSuccessful: true, toolExecutionNotifications: notifications)]
+        return Log(schema: schemaURI, version: "2.1.0",
+                   runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: bases, results: results, invocations: invocations)])
     }
 
     /// SARIF section 3.27.10: `level` is `none`, `note`, `warning` or `error`; Entitlint's severities

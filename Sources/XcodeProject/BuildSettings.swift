@@ -47,6 +47,11 @@ public struct ResolvedSetting: Sendable, Hashable {
     public var problem: String?
 
     public var isSet: Bool { source != nil || value != nil || problem != nil }
+
+    /// Whether the value is unknown only because no committed file sets it and a file the
+    /// configuration reads is missing (a per-developer or generated xcconfig), not because
+    /// something is wrong: nothing is reported about it beyond the notice about the file.
+    public var isUnknownForMissingFile: Bool { problem?.hasPrefix(SettingsEvaluator.missingFilePrefix) == true }
 }
 
 /// Evaluates build settings as Xcode does, over the ordered assignments of every level, lowest
@@ -76,6 +81,9 @@ final class SettingsEvaluator {
     static let maxUndefined = 64
     /// Bytes of expanded text one evaluator produces at most, over all its settings.
     static let maxTotalLength = 4 << 20
+
+    /// How the problem of a setting that only a missing file could set begins (`ResolvedSetting.missingFile`).
+    static let missingFilePrefix = "no committed file sets it; it may be set in "
 
     let entries: [SettingAssignment]
     let builtins: [String: String]
@@ -127,7 +135,8 @@ final class SettingsEvaluator {
                 break
             }
         }
-        if let hole = holes.last(where: { $0 < below }), hole > (found ?? -1) { return hole }
+        if let hole = holes.last(where: { $0 < below && entries[$0].missingFile == nil }), hole > (found ?? -1) { return hole }
+        if found == nil, let hole = holes.last(where: { $0 < below }) { return hole }
         return found
     }
 
@@ -156,6 +165,11 @@ final class SettingsEvaluator {
         }
         if let i = lookup(name, below: below) {
             let e = entries[i]
+            if let missing = e.missingFile {
+                // A built-in (TARGET_NAME, SRCROOT) is known whatever a missing file might add.
+                if let b = builtins[name] { return Part(text: b, isSet: true) }
+                return Part(text: "", isSet: true, problem: "\(SettingsEvaluator.missingFilePrefix)\(missing), which is not here (\(e.hole ?? ""))")
+            }
             if let hole = e.hole { return Part(text: "", isSet: true, problem: "it may be set in a file that cannot be read (\(hole), \(e.place))") }
             if let known = entryMemo[i] { return known }
             let part = expand(e.value, setting: name, index: i, depth: depth + 1)
@@ -224,7 +238,7 @@ final class SettingsEvaluator {
                 continue
             }
             if operators.isEmpty, name == "AppIdentifierPrefix" || name == "TeamIdentifierPrefix", builtins[name] == nil,
-               lookup(name, below: entries.count) == nil {
+               lookup(name, below: entries.count).map({ entries[$0].missingFile != nil }) ?? true {
                 out.append(contentsOf: "$(\(name))".utf8)
                 continue
             }

@@ -35,6 +35,16 @@ extension DiscoverySession {
         return r
     }
 
+    /// For each missing file (as shown), the settings that the entitlements of units in scope use
+    /// and that only it could set.
+    func neededFromMissing() -> [String: Set<String>] {
+        var needed: [String: Set<String>] = [:]
+        for u in units where u.unit.inScope {
+            for (name, file) in u.unit.origin.unknownSettings { needed[file, default: []].insert(name) }
+        }
+        return needed
+    }
+
     func result() -> Discovery {
         var d = Discovery()
         // Unique names: targets of the same name in two projects are named with their project.
@@ -43,10 +53,14 @@ extension DiscoverySession {
         var seenProblems = Set<ProjectProblem>()
         let relevant = relevance()
         let missing = (expectedMissing + xcconfigs.expectedMissing).filter { relevant?.files.contains(files.absolute($0.referrer)) ?? true }
-        let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true } + ExpectedMissing.notes(missing)
+        let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true } + ExpectedMissing.notes(missing, needed: neededFromMissing())
         for var p in allProblems {
             p.target = nil
             guard seenProblems.insert(p).inserted else { continue }
+            if p.isNotice {
+                d.notices.append(Notice(message: p.message, path: p.file, line: p.location.line, column: p.location.column))
+                continue
+            }
             d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
         }

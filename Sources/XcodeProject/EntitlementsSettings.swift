@@ -16,10 +16,22 @@ import PropertyList
 struct EntitlementsSettings {
     var variables: [String: String] = [:]
     var empty: [String: String] = [:]
+    /// Settings the entitlements use that no committed file sets while a file the configuration
+    /// reads is missing: name -> that file's problem text. Their references stay unresolved, and
+    /// nothing is reported about them beyond the notice about the missing file.
+    var unknown: [String: String] = [:]
     var document: PlistDocument
 
     /// Where a setting the entitlements use would be set, for a setting that is empty here.
     typealias Hint = (_ name: String) -> String
+
+    /// `unknown`, each setting with the missing file that could set it (as shown).
+    var unknownFiles: [String: String] {
+        unknown.mapValues { problem in
+            let rest = problem.dropFirst(SettingsEvaluator.missingFilePrefix.count)
+            return rest.range(of: ", which is not here (", options: .backwards).map { String(rest[..<$0.lowerBound]) } ?? String(rest)
+        }
+    }
 
     init(document: PlistDocument, evaluator base: SettingsEvaluator, hint: Hint) {
         self.document = document
@@ -29,7 +41,10 @@ struct EntitlementsSettings {
         var substitutions: [String: String] = [:]
         for name in names {
             let r = evaluator.resolve(name)
-            if r.problem != nil { continue }
+            if let problem = r.problem {
+                if r.isUnknownForMissingFile { unknown[name] = problem }
+                continue
+            }
             let value = r.value ?? ""
             for u in r.undefined where empty[u] == nil {
                 empty[u] = hint(u)

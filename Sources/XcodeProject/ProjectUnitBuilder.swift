@@ -157,7 +157,7 @@ struct ProjectUnitBuilder {
         let owner = "target \(target.name)"
         func report(_ name: String) {
             guard let r = resolved[name], r.value == nil, let source = r.source, let why = r.problem,
-                  !why.hasPrefix("it may be set in a file") else { return }
+                  !why.hasPrefix("it may be set in a file"), !r.isUnknownForMissingFile else { return }
             problem(ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
                                    message: "\(name) = \"\(OutputText.excerpt(source.value))\" (\(owner)) cannot be resolved: \(why)"))
         }
@@ -244,6 +244,7 @@ struct ProjectUnitBuilder {
                                 signingStyle: style, profileSpecifier: nonEmpty(KeySetting.specifier), profileUUID: nonEmpty(KeySetting.profile),
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
         origin.emptySettings = entitlementSettings.empty
+        origin.unknownSettings = entitlementSettings.unknownFiles
         origin.excludedFiles = target.excludedFiles.map(files.absolute)
         origin.sources = unitSources(target, config, settings: settings, infoPlist: nonEmpty(KeySetting.infoPlist))
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),

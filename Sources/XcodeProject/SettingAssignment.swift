@@ -12,7 +12,11 @@ public struct SettingCondition: Sendable, Hashable {
 ///
 /// A *hole* stands for settings that could not be read (a missing `.xcconfig`, an `#include` loop, a
 /// broken file): a lookup that reaches a hole before finding an assignment cannot know the value,
-/// so the value is unresolved (never guessed).
+/// so the value is unresolved (never guessed). A *missing-file hole* stands for a file the project
+/// names that is not here but is expected to be missing (a per-developer or generated xcconfig, an
+/// optional `#include?`): a setting some committed file assigns is known whatever that file would
+/// add, but a setting no committed file assigns is unknown, not empty (the missing file may well
+/// set it).
 public struct SettingAssignment: Sendable, Hashable {
     public var name: String
     public var conditions: [SettingCondition]
@@ -22,6 +26,8 @@ public struct SettingAssignment: Sendable, Hashable {
     public var location: SourceLocation
     /// Why the settings here cannot be known; nil for a real assignment.
     public var hole: String?
+    /// The missing file (as shown) a missing-file hole stands for; nil for other holes and assignments.
+    public var missingFile: String?
 
     public init(name: String, conditions: [SettingCondition] = [], value: String, file: String, location: SourceLocation) {
         self.name = name
@@ -35,6 +41,13 @@ public struct SettingAssignment: Sendable, Hashable {
     public static func hole(_ reason: String, file: String, location: SourceLocation) -> SettingAssignment {
         var a = SettingAssignment(name: "", value: "", file: file, location: location)
         a.hole = reason
+        return a
+    }
+
+    /// A missing-file hole: answers only lookups that no assignment answers.
+    public static func missingFileHole(_ missing: String, reason: String, file: String, location: SourceLocation) -> SettingAssignment {
+        var a = hole(reason, file: file, location: location)
+        a.missingFile = missing
         return a
     }
 
@@ -86,6 +99,8 @@ public struct ProjectProblem: Error, Sendable, Hashable {
     /// The target the problem concerns (`targetKey`), when it concerns one: a run that names one
     /// file of a project reports the problems of the targets using that file, not of the others.
     public var target: String?
+    /// A notice (`Notice`), not a finding: what the run could not see, such as a file a fresh clone lacks.
+    public var isNotice = false
 
     /// Identifies a target of a project: the project file as shown, and the target's name.
     public static func targetKey(projectFile: String, target: String) -> String { projectFile + "\t" + target }

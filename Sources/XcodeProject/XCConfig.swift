@@ -87,7 +87,9 @@ final class XCConfigLoader: @unchecked Sendable {
             // finding names the reference as written, nothing of the file. An optional
             // `#include?` outside is taken as absent, silently, as a missing one is (an override
             // file kept above the project, like Loop's `../LoopConfigOverride.xcconfig`).
-            if optional { return [] }
+            if optional {
+                return [.missingFileHole(shown, reason: "an optional #include? outside the project root", file: reference.file, location: reference.location)]
+            }
             let referrer = reference.file.isEmpty ? shown : reference.file
             let what = written.map { "#include \"\(OutputText.reference($0))\" names a file" } ?? "the base configuration \(shown) is"
             report(ProjectProblem(file: referrer, location: reference.location,
@@ -99,18 +101,30 @@ final class XCConfigLoader: @unchecked Sendable {
         case .success(let b):
             bytes = b
         case .failure(let why):
-            if optional && why == .missing { return [] }
             let referrer = reference.file.isEmpty ? shown : reference.file
+            if optional && why == .missing {
+                // Optional by design (a per-developer override): said only when the entitlements
+                // need a setting that only it could give.
+                let reason = MissingFileReason.explain(path, files: files) ?? "optional (`#include?`), and not in the repository"
+                if explainedMissing.insert(abs).inserted {
+                    expectedMissing.append(ExpectedMissing(shown: shown, referrer: referrer, location: reference.location, reason: reason, onlyIfNeeded: true))
+                }
+                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location)]
+            }
             if why == .missing, let variant = files.caseVariant(of: path) {
                 report(ProjectProblem(file: referrer, location: reference.location,
                                       message: "\(shown) does not exist, but \(files.shown(variant)) does: the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is", severity: .note))
                 return load(variant, reference: reference, written: written, optional: optional, stack: &stack)
             }
-            if why == .missing, let reason = MissingFileReason.explain(path, files: files) {
+            if why == .missing {
+                // Xcode warns about a missing xcconfig and builds on; whether the file is ignored,
+                // generated or just not committed, the settings only it could give are unknown.
+                let reason = MissingFileReason.explain(path, files: files)
+                    ?? "not committed (a file a build step makes, or one the repository lacks)"
                 if explainedMissing.insert(abs).inserted {
                     expectedMissing.append(ExpectedMissing(shown: shown, referrer: referrer, location: reference.location, reason: reason))
                 }
-                return []
+                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location)]
             }
             let what = reference.file.isEmpty ? shown : "\(shown) (named here)"
             report(ProjectProblem(file: referrer, location: reference.location,
@@ -218,22 +232,30 @@ struct ExpectedMissing {
     /// Whether the settings the file could give were taken as unset (an xcconfig), or nothing is
     /// lost (a project a workspace names).
     var settings = true
+    /// An optional `#include?`: said only when the entitlements need a setting only it could give.
+    var onlyIfNeeded = false
 
-    /// One note for the missing files that share a reason (a `pod install` not yet run leaves a
-    /// dozen xcconfigs missing: one cause, one finding), at the first reference.
-    static func notes(_ all: [ExpectedMissing]) -> [ProjectProblem] {
+    /// One notice for the missing files that share a reason (a `pod install` not yet run leaves a
+    /// dozen xcconfigs missing: one cause, one notice), at the first reference. `needed`: for a
+    /// missing file (as shown), the settings that entitlements use and that no committed file
+    /// sets in some configuration reading it: they are unknown, and the notice names them.
+    static func notes(_ all: [ExpectedMissing], needed: [String: Set<String>] = [:]) -> [ProjectProblem] {
         var order: [String] = []
         var groups: [String: [ExpectedMissing]] = [:]
-        for m in all {
+        for m in all where !m.onlyIfNeeded || !(needed[m.shown] ?? []).isEmpty {
             if groups[m.reason] == nil { order.append(m.reason) }
             groups[m.reason, default: []].append(m)
         }
         return order.map { reason in
             let g = groups[reason]!
             let first = g[0]
-            let unset = g.contains { $0.settings }
-                ? ". Until \(g.count == 1 ? "it is" : "they are"), the settings \(g.count == 1 ? "it" : "they") could give are taken as unset (such files rarely set signing settings)"
-                : ""
+            var names = Set<String>()
+            for m in g { names.formUnion(needed[m.shown] ?? []) }
+            let shownNames = names.sorted().prefix(6).map { "$(\($0))" }.joined(separator: ", ") + (names.count > 6 ? " and \(names.count - 6) more" : "")
+            let unset = !g.contains { $0.settings } ? ""
+                : names.isEmpty
+                ? ". Until \(g.count == 1 ? "it is" : "they are"), a setting that no committed file sets is unknown, and checks that need one stay silent"
+                : ". Until \(g.count == 1 ? "it is" : "they are"), a setting that no committed file sets is unknown: the entitlements use \(shownNames), so the checks that need \(names.count == 1 ? "it" : "them") stay silent"
             let what: String
             if g.count == 1 {
                 what = "\(first.shown) is not here, as expected of a fresh clone: \(reason)"
@@ -242,7 +264,9 @@ struct ExpectedMissing {
                 let more = g.count > 2 ? " and \(g.count - 2) more" : ""
                 what = "\(g.count) files are not here, as expected of a fresh clone: \(reason) (\(named)\(more))"
             }
-            return ProjectProblem(file: first.referrer, location: first.location, message: what + unset, severity: .note)
+            var p = ProjectProblem(file: first.referrer, location: first.location, message: what + unset, severity: .note)
+            p.isNotice = true
+            return p
         }
     }
 }

@@ -119,7 +119,7 @@ extension XcodeGenSpec {
                     }
                     func value(_ name: String) -> (String, SettingAssignment?)? {
                         let r = evaluator.resolve(name)
-                        if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file") {
+                        if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file"), !r.isUnknownForMissingFile {
                             var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
                                                    message: "\(name) = \"\(OutputText.excerpt(source.value))\" (target \(t.name)) cannot be resolved: \(why)")
                             p.target = targetKey
@@ -203,6 +203,7 @@ extension XcodeGenSpec {
                                             profileUUID: value(KeySetting.profile)?.0, hasEntitlementsFile: entitlementsPath != nil || entitlementsAbs != nil,
                                             settingSources: sources)
                     origin.emptySettings = entitlementSettings.empty
+                    origin.unknownSettings = entitlementSettings.unknownFiles
                     let key = files.absolute(specPath) + "#"
                     let code = catalog.withLinked(key + t.name, own: {
                         Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)

@@ -152,10 +152,14 @@ struct LintInvocation: Equatable {
         if try changes.writeBaselineIfAsked(result, baselines: changes.loadBaselines(options)) { return }
         let colour = format == TextReporter.identifier && !noColor
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
-        let full = Report(findings: result.findings, files: result.files, colour: colour,
+        var full = Report(findings: result.findings, files: result.files, colour: colour,
                           rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: selection.overrides(configuration: options.configuration, all: allIDs)) : [],
                           paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
                           showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
+        full.notices = result.notices
+        if !quiet && !statistics && (plan.console is TextReporter || plan.console is GitHubReporter) {
+            Output.write(Self.noticeLines(result.notices), fd: STDERR_FILENO)
+        }
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
         let (report, text) = statistics
             ? (full, Statistics.render(full, summaries: Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0.summary) })))
@@ -168,6 +172,16 @@ struct LintInvocation: Equatable {
             }
         } catch { throw CLIError(lines: error.messages) }
         if failing { throw ExitCode(1) }
+    }
+
+    /// The notices for standard error, one line each (`note: not checked: ...`): not in the
+    /// `path:line: severity:` shape of findings, so editors and CI annotations do not take them for
+    /// findings.
+    static func noticeLines(_ notices: [Notice]) -> String {
+        notices.map { n in
+            let place = n.line > 0 ? "\(n.path):\(n.line)" : n.path
+            return "entitlint: notice: \(OutputText.escape(n.message)) (named at \(OutputText.escape(place)))\n"
+        }.joined()
     }
 
     /// The run's paths grouped by the `.entitlint.yml` nearest to each (at or above it), each group
