@@ -33,6 +33,10 @@ public struct SigningUnit: Sendable, Hashable {
     /// its bundle ID, team and variables cannot be known, so only the rules that need no facts
     /// check it (`Linter.factFreeRules`).
     public var isUnused = false
+    /// With `isUnused`: a build setting names the file as a choice (a variant picked by another
+    /// setting, by a per-developer file, or through a variable), so it is not left over; its facts
+    /// are still unknown.
+    public var isVariant = false
     /// The profile, the project origin and the built-product facts, kept out of line: most units
     /// have none of them, and inline they made every unit 1.2 KB (the peak memory on 10,000 files).
     private var extras: Extras?

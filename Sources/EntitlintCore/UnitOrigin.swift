@@ -34,6 +34,14 @@ public struct UnitOrigin: Sendable, Hashable {
         /// Whether targets of this kind are signed as something a user installs or an app embeds
         /// (units even without an entitlements file).
         public var isSignedProduct: Bool { self != .other }
+
+        /// Product types that are never code signed, so never carry entitlements: a static
+        /// library is an archive of object files linked into something else. A
+        /// `CODE_SIGN_ENTITLEMENTS` such a target inherits from the project or an xcconfig is
+        /// applied to nothing.
+        public static func isNeverSigned(productType: String) -> Bool {
+            productType == "com.apple.product-type.library.static" || productType == "com.apple.product-type.objfile"
+        }
     }
 
     /// The project file (`App.xcodeproj/project.pbxproj`, `project.yml`), as shown in findings.

@@ -23,7 +23,7 @@ struct UnusedEntitlementsFileRule: Rule {
     )
 
     func check(_ context: UnitContext) -> [Finding] {
-        guard context.unit.isUnused else { return [] }
+        guard context.unit.isUnused, !context.unit.isVariant else { return [] }
         let first = context.unit.entitlements.entries.first?.keyLocation ?? context.unit.document.root.location
         return [finding("no target of the project signs with this file, so its bundle ID, team and build settings are unknown: only the checks that need none ran on it. Name it in a target's CODE_SIGN_ENTITLEMENTS, or delete it if it is left over",
                         in: context, at: context.located(first))]

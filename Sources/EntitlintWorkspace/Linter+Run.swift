@@ -161,8 +161,10 @@ extension Linter {
                 let d = docs[i]
                 var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, facts: facts,
                                          profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd, fileName: names[i])
-                if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(Paths.absolute(d.path, cwd: cwd)) {
+                let abs = Paths.absolute(d.path, cwd: cwd)
+                if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(abs) {
                     unit.isUnused = true
+                    unit.isVariant = projectFolders.isVariant(abs)
                 }
                 let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
                 var found: [Finding] = []

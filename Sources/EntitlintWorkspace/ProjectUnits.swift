@@ -65,6 +65,9 @@ public struct Discovery: Sendable {
     /// Absolute paths of entitlements files a project's build settings name as a choice (a
     /// variant picked by another setting): not unused, though no configuration read chose them.
     public var mentioned: Set<String> = []
+    /// Whether a file (absolute path) matches what a setting names through a variable
+    /// (`App$(SUFFIX).entitlements`): a variant, not unused.
+    public var isMentioned: @Sendable (String) -> Bool = { _ in false }
     /// The folder of each project, workspace and spec read (absolute) and its family: a loose
     /// entitlements file belongs to the family of the deepest of these folders that holds it.
     public var familyFolders: [(folder: String, family: String)] = []
@@ -78,9 +81,15 @@ public struct Discovery: Sendable {
         return best?.family ?? ""
     }
 
+    /// Whether a build setting names the file at `absolutePath` as a choice (`mentioned`,
+    /// `isMentioned`): a variant of a target.
+    public func isVariant(_ absolutePath: String) -> Bool {
+        mentioned.contains(absolutePath) || isMentioned(absolutePath)
+    }
+
     /// Whether the loose file at `absolutePath` lies in the folders of a project found.
     public func isInProjectFolder(_ absolutePath: String) -> Bool {
-        !mentioned.contains(absolutePath) && projectFolders.contains { absolutePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        projectFolders.contains { absolutePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
     public init() {}

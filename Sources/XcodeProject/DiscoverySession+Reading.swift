@@ -76,15 +76,68 @@ extension DiscoverySession {
                 // Entitlements files a setting names without any target choosing them in the
                 // configurations read (`MAC_ENTITLEMENTS_YES = App/App.entitlements`, picked by a
                 // per-developer setting): variants of a target, not unused files.
-                for a in project.allSettings + xcconfigs.allAssignments where a.value.hasSuffix(".entitlements") && !a.value.contains("$") {
-                    mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(project.directory, a.value.trimmed("\"")))))
+                // A name built from a setting (`App$(SUFFIX).entitlements`) names every file it can
+                // make: a pattern, each reference any run of characters within one folder.
+                for a in project.allSettings + xcconfigs.allAssignments where a.value.trimmed("\"").hasSuffix(".entitlements") {
+                    let path = files.absolute(ProjectFiles.normalize(ProjectFiles.join(project.directory, a.value.trimmed("\""))))
+                    if a.value.contains("$") {
+                        if let pattern = Self.settingPattern(path) { mentionedPatterns.insert(pattern) }
+                    } else {
+                        mentioned.insert(path)
+                    }
                 }
+                mentionTemplateEntitlements(projectDirectory: project.directory)
             }
             if found.isEmpty { unitless.insert(path) }
             for var u in found {
                 u.unit.inScope = Self.inScope(u, scope: effectiveScope(path, scope))
                 u.unit.family = family
                 units.append(u)
+            }
+        }
+    }
+
+    /// `path` with each `$(...)` / `${...}` reference written `*` (the glob of `globMatches`); nil
+    /// when a reference is not closed or the pattern has more than 8 of them.
+    static func settingPattern(_ path: String) -> String? {
+        var out = ""
+        var rest = Substring(path)
+        var references = 0
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let after = rest[rest.index(after: dollar)...]
+            guard let open = after.first, open == "(" || open == "{" else { out += "$"; rest = after; continue }
+            var depth = 0
+            var end: Substring.Index?
+            for i in after.indices {
+                let c = after[i]
+                if c == "(" || c == "{" { depth += 1 } else if c == ")" || c == "}" { depth -= 1; if depth == 0 { end = i; break } }
+            }
+            guard let close = end else { return nil }
+            references += 1
+            guard references <= 8 else { return nil }
+            out += "*"
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// Entitlements files that the committed template of a missing per-developer xcconfig names
+    /// (`CodeSigning.xcconfig.sample`: `CODE_SIGN_ENTITLEMENTS = App/App.entitlements`): a developer
+    /// who makes the file from it signs with them, so they are not unused. At most 64 KiB of each
+    /// template is read.
+    mutating func mentionTemplateEntitlements(projectDirectory: String) {
+        for m in xcconfigs.expectedMissing {
+            guard let template = MissingFileReason.template(beside: files.absolute(m.shown), files: files),
+                  case .success(let bytes) = files.read(template) else { continue }
+            for line in String(decoding: bytes.prefix(64 << 10), as: UTF8.self).split(separator: "\n") {
+                let text = line.drop { $0 == " " || $0 == "\t" }
+                guard !text.hasPrefix("//"), let eq = text.firstIndex(of: "=") else { continue }
+                var value = text[text.index(after: eq)...]
+                if let comment = value.firstRange(of: "//") { value = value[..<comment.lowerBound] }
+                let v = value.trimmed(" \t;\r\"")
+                guard v.hasSuffix(".entitlements"), !v.contains("$") else { continue }
+                mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(projectDirectory, v))))
             }
         }
     }

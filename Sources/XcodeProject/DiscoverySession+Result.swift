@@ -65,6 +65,8 @@ extension DiscoverySession {
                                       path: p.file, line: p.location.line, column: p.location.column))
         }
         d.mentioned = mentioned
+        let patterns = mentionedPatterns.sorted()
+        d.isMentioned = { path in patterns.contains { globMatches($0, path) } }
         for (path, _) in projects + workspaces where readFiles[path] != nil {
             let folder = Paths.directoryName(path)
             if !d.projectFolders.contains(folder) { d.projectFolders.append(folder) }

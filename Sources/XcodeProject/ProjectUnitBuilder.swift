@@ -93,6 +93,7 @@ struct ProjectUnitBuilder {
         let projectAbs = files.absolute(project.directory)
         for target in project.targets {
             let kind = UnitOrigin.Kind(productType: target.productType ?? "")
+            if UnitOrigin.Kind.isNeverSigned(productType: target.productType ?? "") { continue }
             currentTarget = ProjectProblem.targetKey(projectFile: project.file, target: target.name)
             defer { currentTarget = nil }
             for config in target.configurations {
@@ -181,12 +182,20 @@ struct ProjectUnitBuilder {
         var document: PlistDocument?
         var entitlementsAbs: String?
         if let raw = nonEmpty(KeySetting.entitlements) {
-            let path = ProjectFiles.normalize(ProjectFiles.join(project.directory, raw))
+            var path = ProjectFiles.normalize(ProjectFiles.join(project.directory, raw))
             let source = resolved[KeySetting.entitlements]?.source
             if files.isOutside(path) {
                 problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,
                                        message: "CODE_SIGN_ENTITLEMENTS of \(owner) names \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
                 return nil
+            }
+            if files.kind(path) != .file, let variant = files.caseVariant(of: path), files.kind(variant) == .file, !files.isOutside(variant) {
+                // Xcode on a case-insensitive volume (the macOS default) signs with the file
+                // whose name differs only in case: the target is signed with it.
+                problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,
+                                       message: "CODE_SIGN_ENTITLEMENTS of \(owner) names \(files.shown(path)), but the file is \(files.shown(variant)): the names differ only in case, which a case-insensitive volume (the macOS default) accepts; a case-sensitive volume cannot sign the target, so write the name as it is",
+                                       severity: .note))
+                path = variant
             }
             if files.kind(path) != .file {
                 problem(ProjectProblem(file: source?.file ?? project.file, location: source?.location ?? target.location,

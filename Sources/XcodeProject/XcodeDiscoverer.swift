@@ -68,6 +68,9 @@ struct DiscoverySession {
     var expectedMissing: [ExpectedMissing] = []
     /// Absolute paths of entitlements files that some build setting of a project names.
     var mentioned = Set<String>()
+    /// Absolute glob patterns (`globMatches`) of entitlements files a setting names through a
+    /// variable (`App$(SUFFIX).entitlements`): every file matching is a variant, not unused.
+    var mentionedPatterns = Set<String>()
     var boundaryCache: [String: String] = [:]
     /// Absolute project path -> the workspace (absolute) that names it: their units form one family.
     var workspaceOf: [String: String] = [:]

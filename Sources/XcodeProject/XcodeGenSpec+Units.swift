@@ -58,7 +58,7 @@ extension XcodeGenSpec {
 
         var out: [ProjectUnit] = []
         var bundles: [String: String] = [:]
-        for t in targets {
+        for t in targets where !UnitOrigin.Kind.isNeverSigned(productType: t.type ?? "") {
             let targetKey = ProjectProblem.targetKey(projectFile: shown, target: t.name)
             let platformNode = t.node["platform"]
             // `supportedDestinations` (platform `auto`): XcodeGen sets SUPPORTED_PLATFORMS and
@@ -147,11 +147,20 @@ extension XcodeGenSpec {
                         entitlementsAbs = files.absolute(ProjectFiles.normalize(ProjectFiles.join(specFolder, raw)))
                         uses.insert(entitlementsAbs!)
                     } else if let (raw, source) = rawEntitlements {
-                        let p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
+                        var p = ProjectFiles.normalize(ProjectFiles.join(specFolder, raw))
                         if files.isOutside(p) {
                             problems.append(ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
                                                            message: "the entitlements of target \(t.name) are \(OutputText.reference(raw)), outside the project root (symbolic links resolved): not read; the target is not checked"))
                             continue
+                        }
+                        if files.kind(p) != .file, let variant = files.caseVariant(of: p), files.kind(variant) == .file, !files.isOutside(variant) {
+                            // As Xcode on a case-insensitive volume (the macOS default) signs it.
+                            var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
+                                                         message: "the entitlements of target \(t.name) are \(files.shown(p)), but the file is \(files.shown(variant)): the names differ only in case, which a case-insensitive volume (the macOS default) accepts; a case-sensitive volume cannot sign the target, so write the name as it is",
+                                                         severity: .note)
+                            problem.target = targetKey
+                            problems.append(problem)
+                            p = variant
                         }
                         if files.kind(p) != .file {
                             var problem = ProjectProblem(file: source?.file ?? shown, location: source?.location ?? t.location,
