@@ -12,7 +12,9 @@ struct EmptySettingInGroupRule: Rule {
         the Release xcconfig, is `ABCDE12345.` in Debug: a group with no name (section 2), which matches no other \
         target's group, and `group.$(APP_GROUP_NAME)` becomes `group.`. The finding names the empty setting and \
         where it is set. When the configuration also leaves the bundle ID empty, it is a template for developers \
-        to fill in, not a build that can be signed, and the finding is a note.
+        to fill in, not a build that can be signed: nothing is reported. A setting that no committed file sets \
+        while a file of the configuration's xcconfig chain is missing (a per-developer or generated xcconfig) \
+        is unknown, not empty, and is not reported either (section 2.1).
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(VAULT_GROUP)</string>\n</array>",
@@ -32,6 +34,9 @@ struct EmptySettingInGroupRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App$(GROUP_SUFFIX)</string>\n</array>",
                         bundleID: "com.example.App", teamID: "ABCDE12345", comment: "An empty suffix still leaves a well-formed group.",
                         settings: ["GROUP_SUFFIX": ""]),
+            RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(APP_GROUP)</string>\n</array>",
+                        teamID: "ABCDE12345", comment: "A template configuration: the bundle ID is empty too, for developers to fill in.",
+                        settings: ["APP_GROUP": ""]),
         ]
     )
 
@@ -48,13 +53,10 @@ struct EmptySettingInGroupRule: Rule {
                 let configuration = context.unit.origin.map { " in \($0.configuration)" } ?? ""
                 let reasons = names.map { "$(\($0)) is empty here: \(empty[$0]!)" }.joined(separator: "; ")
                 var message = "\(what) \"\(item.value)\" is \"\(value)\"\(configuration), \(why): \(reasons)"
+                // A configuration that leaves the bundle ID empty too is a template to fill in.
+                guard context.unit.bundleID != nil else { continue }
                 var f = finding("", in: context, at: item.location, keyPath: item.keyPath)
-                if context.unit.bundleID == nil {
-                    f.severity = .note
-                    message += ". This configuration also leaves the bundle ID empty, so it is a template to fill in before it can be signed"
-                } else {
-                    message += ". Set it for this configuration, or build the group from settings every configuration sets"
-                }
+                message += ". Set it for this configuration, or build the group from settings every configuration sets"
                 f.message = message
                 out.append(f)
             }

@@ -13,17 +13,27 @@ struct UnresolvedVariableRule: Rule {
         `{{VAR}}` or `###VAR###` are left by generators (keychain-access-groups.md section 6). Some tools expand what they do not \
         know to the empty string, silently dropping a prefix (section 2). Entitlint never guesses: give the value \
         in `.entitlint.yml` under `variables:` so the group can be checked.
+
+        It reports what a target of an Xcode project or XcodeGen spec signs with: there a reference nothing \
+        expands is a real gap. In a loose entitlements file (no project read here signs with it: a CMake, \
+        Bazel or Tuist build, or a file linted alone) the build system that signs it may well set the \
+        variable, so the run only says, in a notice, which references it could not check.
         """,
         triggering: [
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).shared</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).shared</string>\n</array>",
+                        comment: "A target of an Xcode project whose settings cannot resolve the reference (it leads to a file that cannot be read, or to itself).",
+                        settings: ["TARGET_NAME": "Example"]),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.{{MAIN_BUNDLE_ID}}</string>\n</array>",
-                        comment: "A template placeholder left by a generator."),
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>###APP_IDENTIFIER_PREFIX###com.example.shared</string>\n</array>"),
+                        comment: "A template placeholder left by a generator, in a file a target signs with.", settings: ["TARGET_NAME": "Example"]),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>###APP_IDENTIFIER_PREFIX###com.example.shared</string>\n</array>",
+                        settings: ["TARGET_NAME": "Example"]),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(TeamIdentifierPrefix)com.example.shared</string>\n</array>",
                         comment: "Standard variables stay symbolic when the team and bundle ID are unknown."),
             RuleExample("<key>com.apple.developer.team-identifier</key>\n<string>${DEVELOPMENT_TEAM}</string>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).shared</string>\n</array>",
+                        comment: "A loose file: no project read here signs with it, so the build system that does may set the variable; the run says so in a notice."),
         ]
     )
 
@@ -42,6 +52,9 @@ struct UnresolvedVariableRule: Rule {
     static func settingName(_ name: String) -> String { String(name.prefix { $0 != ":" }) }
 
     func check(_ context: UnitContext) -> [Finding] {
+        // A file no target Entitlint reads signs with (a loose file, or one a build system it does
+        // not read configures): its settings are unknown, not wrong. The run says so in a notice.
+        guard context.unit.origin != nil || context.unit.artifact != nil else { return [] }
         guard Self.anyUnresolved(context.unit.document.root, context.expander) else { return [] }
         var out: [Finding] = []
         walkPlist(context.unit.document.root) { node, path in

@@ -4,6 +4,16 @@ import EntitlintCore
 // Linting the discovered units: the per-unit rules on those in scope, in parallel, then the project
 // rules over each app family.
 extension Linter {
+    /// `findings` without those at a line of `unit`'s entitlements that uses a setting whose value
+    /// is unknown (only a missing per-developer or generated file could set it): they rest on a
+    /// fact nobody knows.
+    static func withoutUnknownFacts(_ findings: [Finding], of unit: SigningUnit) -> [Finding] {
+        guard !findings.isEmpty else { return findings }
+        let lines = unit.linesUsingUnknownSettings()
+        guard !lines.isEmpty else { return findings }
+        return findings.filter { !($0.path == unit.entitlementsPath && lines.contains($0.line)) }
+    }
+
     /// Forms the discovered units, runs the per-unit rules on those in scope and the project rules
     /// over every unit of the run, and folds identical findings of several configurations into one.
     func lintProjectUnits(_ discovery: Discovery?, looseUnits: [SigningUnit], options: LintOptions, profiles: [ProfileFile],
@@ -28,6 +38,7 @@ extension Linter {
             var found: [Finding] = []
             if d.inScope {
                 for rule in self.rules where rule.asProjectRule == nil { found += rule.check(context) }
+                found = Self.withoutUnknownFacts(found, of: unit)
             }
             out[i] = (context, found)
         }
@@ -71,7 +82,14 @@ extension Linter {
                     add(context, discovered[i].family)
                 }
             }
-            for family in order { findings += runProjectRules(families[family]!, scope: scope) }
+            var byName: [String: SigningUnit] = [:]
+            for u in units { byName[u.name] = u }
+            for family in order {
+                findings += runProjectRules(families[family]!, scope: scope).filter { f in
+                    guard let name = f.unit, let unit = byName[name] else { return true }
+                    return !Self.withoutUnknownFacts([f], of: unit).isEmpty
+                }
+            }
         }
         return (units, Self.foldConfigurations(findings, units: units), outOfScope, codeIndex)
     }

@@ -51,10 +51,23 @@ extension Linter {
         findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
-        result.notices = (discovery?.notices ?? []).sorted()
+        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units)).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
         result.codeIndex = project.codeIndex
         return result
+    }
+
+    /// For each loose entitlements file (no target read here signs with it) that uses settings
+    /// nothing known expands, one notice naming them: unknown, not wrong.
+    static func unresolvedNotices(_ units: [SigningUnit]) -> [Notice] {
+        units.compactMap { unit in
+            guard unit.origin == nil, unit.artifact == nil, !unit.isUnused else { return nil }
+            let refs = unit.unresolvedReferences()
+            guard let first = refs.first else { return nil }
+            let names = refs.prefix(6).map { OutputText.excerpt($0.text) }.joined(separator: ", ") + (refs.count > 6 ? " and \(refs.count - 6) more" : "")
+            return Notice(message: "this file uses \(names), which no project read here sets (the build that signs it, CMake, Bazel, Tuist or a script, may): what is built from \(refs.count == 1 ? "it is" : "them is") not checked; give the values under `variables:` in .entitlint.yml to check it",
+                          path: unit.entitlementsPath, line: first.location.line, column: first.location.column)
+        }
     }
 
     /// The built products among the inputs, for the artifact reader (none from a revision's files).

@@ -127,7 +127,11 @@ final class SettingsEvaluator {
     }
 
     /// The index of the assignment (or hole) that answers `name` among the entries before `below`.
-    func lookup(_ name: String, below: Int) -> Int? {
+    /// `structural`: for the settings that shape a unit (its entitlements file, bundle ID, team,
+    /// SDK): a missing file is taken to leave such a setting unset unless the template committed
+    /// beside it sets it (a per-developer file that chooses the entitlements makes them unknown; a
+    /// `pod install` output does not).
+    func lookup(_ name: String, below: Int, structural: Bool = false) -> Int? {
         var found: Int?
         if let candidates = byName[name] {
             for i in candidates.reversed() where i < below && context.matches(entries[i].conditions) {
@@ -136,13 +140,23 @@ final class SettingsEvaluator {
             }
         }
         if let hole = holes.last(where: { $0 < below && entries[$0].missingFile == nil }), hole > (found ?? -1) { return hole }
-        if found == nil, let hole = holes.last(where: { $0 < below }) { return hole }
+        if found == nil, let hole = holes.last(where: { $0 < below && (!structural || entries[$0].templateSettings.contains(name)) }) { return hole }
+        // A setting the template of a missing file sets is the developer's copy's, over what comes before it.
+        if let f = found, let hole = holes.last(where: { $0 < below && $0 > f && entries[$0].templateSettings.contains(name) }) { return hole }
         return found
     }
 
-    func resolve(_ name: String) -> ResolvedSetting {
-        let part = evaluateTop(name, depth: 0)
-        let source = lookup(name, below: entries.count).flatMap { entries[$0].hole == nil ? entries[$0] : nil }
+    /// `structural`: see `lookup`.
+    func resolve(_ name: String, structural: Bool = false) -> ResolvedSetting {
+        var part: Part
+        if structural && !visiting.contains(name) {
+            visiting.append(name)
+            part = evaluate(name, below: entries.count, depth: 0, structural: true)
+            visiting.removeLast()
+        } else {
+            part = evaluateTop(name, depth: 0)
+        }
+        let source = lookup(name, below: entries.count, structural: structural).flatMap { entries[$0].hole == nil ? entries[$0] : nil }
         guard part.isSet else { return ResolvedSetting(value: nil, source: nil, undefined: [], problem: nil) }
         return ResolvedSetting(value: part.problem == nil ? part.text : nil, source: source, undefined: part.undefined, problem: part.problem)
     }
@@ -159,11 +173,11 @@ final class SettingsEvaluator {
         return p
     }
 
-    private func evaluate(_ name: String, below: Int, depth: Int) -> Part {
+    private func evaluate(_ name: String, below: Int, depth: Int, structural: Bool = false) -> Part {
         guard depth <= Self.maxDepth else {
             return Part(text: "", isSet: true, problem: "references nested deeper than \(Self.maxDepth) levels")
         }
-        if let i = lookup(name, below: below) {
+        if let i = lookup(name, below: below, structural: structural) {
             let e = entries[i]
             if let missing = e.missingFile {
                 // A built-in (TARGET_NAME, SRCROOT) is known whatever a missing file might add.

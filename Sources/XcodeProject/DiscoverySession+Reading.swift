@@ -18,9 +18,16 @@ extension DiscoverySession {
                     continue
                 }
                 if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
-                    if files.kind(ref.path) == .missing, let reason = MissingFileReason.explain(ref.path, files: files) {
+                    if files.kind(ref.path) == .missing, let reason = MissingFileReason.generator(ofProject: ref.path, files: files)
+                        ?? MissingFileReason.explain(ref.path, files: files) {
                         expectedMissing.append(ExpectedMissing(shown: files.shown(ref.path), referrer: workspace.file, location: ref.location,
                                                                reason: reason, settings: false))
+                    } else if files.kind(ref.path) == .missing {
+                        // A stale member (a dependency removed, its reference left): Xcode shows it
+                        // in red and builds the rest; nothing is signed differently.
+                        problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                       message: "the workspace names \(files.shown(ref.path)), which is not here: a member left over from a removed dependency, or one a set-up step makes; its targets are not checked",
+                                                       severity: .note))
                     } else {
                         problems.append(ProjectProblem(file: workspace.file, location: ref.location,
                                                        message: "the workspace names \(files.shown(ref.path)), which is not an Xcode project here (no project.pbxproj)"))

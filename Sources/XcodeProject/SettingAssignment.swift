@@ -28,6 +28,9 @@ public struct SettingAssignment: Sendable, Hashable {
     public var hole: String?
     /// The missing file (as shown) a missing-file hole stands for; nil for other holes and assignments.
     public var missingFile: String?
+    /// For a missing-file hole: the settings the template committed beside the missing file sets
+    /// (`Local.xcconfig.sample`); the developer's copy will set them too, over what comes before it.
+    public var templateSettings: Set<String> = []
 
     public init(name: String, conditions: [SettingCondition] = [], value: String, file: String, location: SourceLocation) {
         self.name = name
@@ -45,9 +48,11 @@ public struct SettingAssignment: Sendable, Hashable {
     }
 
     /// A missing-file hole: answers only lookups that no assignment answers.
-    public static func missingFileHole(_ missing: String, reason: String, file: String, location: SourceLocation) -> SettingAssignment {
+    public static func missingFileHole(_ missing: String, reason: String, file: String, location: SourceLocation,
+                                       templateSettings: Set<String> = []) -> SettingAssignment {
         var a = hole(reason, file: file, location: location)
         a.missingFile = missing
+        a.templateSettings = templateSettings
         return a
     }
 

@@ -109,7 +109,7 @@ final class XCConfigLoader: @unchecked Sendable {
                 if explainedMissing.insert(abs).inserted {
                     expectedMissing.append(ExpectedMissing(shown: shown, referrer: referrer, location: reference.location, reason: reason, onlyIfNeeded: true))
                 }
-                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location)]
+                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location, templateSettings: templateSettings(path))]
             }
             if why == .missing, let variant = files.caseVariant(of: path) {
                 report(ProjectProblem(file: referrer, location: reference.location,
@@ -124,7 +124,7 @@ final class XCConfigLoader: @unchecked Sendable {
                 if explainedMissing.insert(abs).inserted {
                     expectedMissing.append(ExpectedMissing(shown: shown, referrer: referrer, location: reference.location, reason: reason))
                 }
-                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location)]
+                return [.missingFileHole(shown, reason: reason, file: referrer, location: reference.location, templateSettings: templateSettings(path))]
             }
             let what = reference.file.isEmpty ? shown : "\(shown) (named here)"
             report(ProjectProblem(file: referrer, location: reference.location,
@@ -215,6 +215,21 @@ final class XCConfigLoader: @unchecked Sendable {
         return out
     }
 
+    /// The settings the template committed beside the missing xcconfig at `path` sets
+    /// (`Local.xcconfig.sample`), read as an xcconfig of its own (its includes are not followed);
+    /// empty when there is none.
+    func templateSettings(_ path: String) -> Set<String> {
+        guard let template = MissingFileReason.template(beside: path, files: files),
+              case .success(let bytes) = files.read(template) else { return [] }
+        var names = Set<String>()
+        for line in String(decoding: bytes.prefix(256 << 10), as: UTF8.self).split(separator: "\n") {
+            let text = line.drop { $0 == " " || $0 == "\t" }
+            guard !text.hasPrefix("//"), !text.hasPrefix("#"), let eq = text.firstIndex(of: "=") else { continue }
+            if let (name, _) = SettingAssignment.splitKey(text[..<eq].trimmed(" \t")) { names.insert(name) }
+        }
+        return names
+    }
+
     /// Ends `out` with a hole: the line at `loc` would take the file past `maxAssignments`.
     private func tooMany(_ shown: String, _ loc: SourceLocation, _ out: inout [SettingAssignment]) {
         let why = "this file and the files it includes give more than \(Self.maxAssignments) settings (a file included many times?); the settings from here on are unknown"
@@ -247,7 +262,9 @@ struct ExpectedMissing {
             groups[m.reason, default: []].append(m)
         }
         return order.map { reason in
-            let g = groups[reason]!
+            // One file named by several references (two workspaces name one submodule project) is one file.
+            var seenShown = Set<String>()
+            let g = groups[reason]!.filter { seenShown.insert($0.shown).inserted }
             let first = g[0]
             var names = Set<String>()
             for m in g { names.formUnion(needed[m.shown] ?? []) }

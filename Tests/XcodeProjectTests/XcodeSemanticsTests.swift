@@ -17,18 +17,31 @@ final class XcodeSemanticsTests: XCTestCase {
     /// linted; the result and its finding about `subject` (the test fails without one).
     func lintApp(basedOn base: String, files: [String: String] = [:], inGitWorkTree: Bool = false,
                  findingAbout subject: String) throws -> (result: LintResult, finding: Finding) {
+        let result = try lintApp(basedOn: base, files: files, inGitWorkTree: inGitWorkTree)
+        let finding = try XCTUnwrap(result.findings.first { $0.message.contains(subject) }, "\(result.findings.map(\.message))")
+        return (result, finding)
+    }
+
+    func lintApp(basedOn base: String, files: [String: String] = [:], inGitWorkTree: Bool = false) throws -> LintResult {
         let dir = try Fixture.temporaryDirectory(self)
         if inGitWorkTree { try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true) }
         for (path, text) in files { try Fixture.write(text, path, in: dir) }
         var p = ProjectFixture()
         p.targets = [app("App", ["Release": [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")]], bases: ["Release": base])]
         try p.write(to: dir)
-        let result = try Fixture.lint([dir.path])
-        let finding = try XCTUnwrap(result.findings.first { $0.message.contains(subject) }, "\(result.findings.map(\.message))")
-        return (result, finding)
+        return try Fixture.lint([dir.path])
     }
 
-    func testCocoaPodsProjectBeforePodInstallGivesNotesOnlyAndKeepsItsFacts() throws {
+    /// The run's notice about `subject` (the test fails without one), and that the run has no finding.
+    func lintAppNotice(basedOn base: String, files: [String: String] = [:], inGitWorkTree: Bool = false,
+                       about subject: String) throws -> (result: LintResult, notice: Notice) {
+        let result = try lintApp(basedOn: base, files: files, inGitWorkTree: inGitWorkTree)
+        XCTAssertEqual(result.findings, [], "a file a fresh clone lacks is no finding")
+        let notice = try XCTUnwrap(result.notices.first { $0.message.contains(subject) }, "\(result.notices.map(\.message))")
+        return (result, notice)
+    }
+
+    func testCocoaPodsProjectBeforePodInstallGivesOneNoticeAndKeepsItsFacts() throws {
         let dir = try Fixture.temporaryDirectory(self)
         var p = ProjectFixture()
         p.name = "App"
@@ -48,46 +61,46 @@ final class XcodeSemanticsTests: XCTestCase {
         </Workspace>
         """, "App.xcworkspace/contents.xcworkspacedata", in: dir)
         let result = try Fixture.lint([dir.path])
-        XCTAssertEqual(result.findings.filter { $0.severity != .note }, [], "\(result.findings.map(\.message))")
-        let pods = result.findings.filter { $0.message.contains("pod install") }
-        XCTAssertEqual(pods.count, 1, "one note for the three files one step makes: \(pods.map(\.message))")
+        XCTAssertEqual(result.findings, [], "\(result.findings.map(\.message))")
+        let pods = result.notices.filter { $0.message.contains("pod install") }
+        XCTAssertEqual(pods.count, 1, "one notice for the three files one step makes: \(pods.map(\.message))")
         XCTAssertTrue(pods.first?.message.contains("3 files are not here") == true, "\(pods.map(\.message))")
         let unit = try XCTUnwrap(result.units.first { $0.name == "App (Debug)" })
-        XCTAssertEqual(unit.teamID?.value, "ABCDE12345", "a generated file below the team does not make it unknown")
+        XCTAssertEqual(unit.teamID?.value, "ABCDE12345", "a setting a committed level sets is known whatever a missing file adds")
         XCTAssertEqual(unit.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App")
     }
 
-    func testPerDeveloperFileWithATemplateBesideItIsANote() throws {
-        let (result, f) = try lintApp(basedOn: "Config/App.xcconfig", files: [
+    func testPerDeveloperFileWithATemplateBesideItIsANotice() throws {
+        let (result, n) = try lintAppNotice(basedOn: "Config/App.xcconfig", files: [
             "Config/App.xcconfig": "#include \"Local.xcconfig\"\nDEVELOPMENT_TEAM = ABCDE12345\n",
             "Config/Local.xcconfig.sample": "DEVELOPMENT_TEAM = YOURTEAMID\n",
-        ], findingAbout: "Local.xcconfig")
-        XCTAssertEqual(f.severity, .note)
-        XCTAssertTrue(f.message.contains("Local.xcconfig.sample"), f.message)
-        XCTAssertTrue(f.path.hasSuffix("Config/App.xcconfig") && f.line == 1, "\(f.path):\(f.line)")
+        ], about: "Local.xcconfig")
+        XCTAssertTrue(n.message.contains("Local.xcconfig.sample"), n.message)
+        XCTAssertTrue(n.path.hasSuffix("Config/App.xcconfig") && n.line == 1, "\(n.path):\(n.line)")
         XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345")
     }
 
-    func testMissingFileGitIgnoresIsANote() throws {
-        let (_, f) = try lintApp(basedOn: "Secrets.xcconfig", files: [".gitignore": "Secrets.xcconfig\n"], inGitWorkTree: true,
-                                 findingAbout: "Secrets.xcconfig")
-        XCTAssertEqual(f.severity, .note)
-        XCTAssertTrue(f.message.contains("ignored by git"), f.message)
+    func testMissingFileGitIgnoresIsANotice() throws {
+        let (_, n) = try lintAppNotice(basedOn: "Secrets.xcconfig", files: [".gitignore": "Secrets.xcconfig\n"], inGitWorkTree: true,
+                                       about: "Secrets.xcconfig")
+        XCTAssertTrue(n.message.contains("ignored by git"), n.message)
     }
 
-    func testMissingFileInAGitWorkTreeThatNothingExplainsIsAnError() throws {
-        let (_, f) = try lintApp(basedOn: "Shared/Base.xcconfig", inGitWorkTree: true, findingAbout: "Base.xcconfig")
-        XCTAssertEqual(f.severity, .error, "tracked files are not generated: a missing one is a defect even when its folder is gone")
-        XCTAssertEqual(f.rule, "parse-error")
+    func testMissingFileNothingExplainsIsTheSameNoticeInAndOutOfAGitWorkTree() throws {
+        // Xcode warns about a missing xcconfig and builds on (a build step may make it): never an
+        // error by itself, and whether the folder is a git work tree changes nothing.
+        let (_, inTree) = try lintAppNotice(basedOn: "Shared/Base.xcconfig", inGitWorkTree: true, about: "Base.xcconfig")
+        let (_, plain) = try lintAppNotice(basedOn: "Shared/Base.xcconfig", inGitWorkTree: false, about: "Base.xcconfig")
+        XCTAssertTrue(inTree.message.contains("not committed") || inTree.message.contains("not here either"), inTree.message)
+        XCTAssertTrue(plain.message.contains("is not here"), plain.message)
     }
 
-    func testSubmoduleFileIsANoteNamingTheStep() throws {
-        let (_, f) = try lintApp(basedOn: "Config/App.xcconfig", files: [
+    func testSubmoduleFileIsANoticeNamingTheStep() throws {
+        let (_, n) = try lintAppNotice(basedOn: "Config/App.xcconfig", files: [
             ".gitmodules": "[submodule \"Core\"]\n\tpath = Vendor/Core\n\turl = https://example.com/core.git\n",
             "Config/App.xcconfig": "#include \"../Vendor/Core/Config/Common.xcconfig\"\n",
-        ], inGitWorkTree: true, findingAbout: "Common.xcconfig")
-        XCTAssertEqual(f.severity, .note)
-        XCTAssertTrue(f.message.contains("git submodule update --init"), f.message)
+        ], inGitWorkTree: true, about: "Common.xcconfig")
+        XCTAssertTrue(n.message.contains("git submodule update --init"), n.message)
     }
 
     func testIncludeDifferingInCaseIsReadWithANote() throws {

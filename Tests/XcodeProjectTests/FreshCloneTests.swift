@@ -1,0 +1,137 @@
+import XCTest
+import EntitlintCore
+import EntitlintWorkspace
+@testable import XcodeProject
+
+/// What a fresh clone of a real project looks like, read without false alarms: a setting only a
+/// missing file could give is unknown, not empty; an entitlements file is found as a
+/// case-insensitive volume finds it, or through the variable that names it; a static library signs
+/// nothing; a stale or generated workspace member is no error; a loose file's unknown variables are
+/// a notice. Each test is a small synthetic project.
+final class FreshCloneTests: XCTestCase {
+    static let appSettings = [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345"),
+                              ("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements")]
+
+    /// A project of one app target (com.example.App, team ABCDE12345, entitlements App/App.entitlements
+    /// holding `groups` and `appGroups`) whose Debug and Release configurations are based on `base`,
+    /// with `files` beside it, linted.
+    func lintApp(base: String?, groups: [String], appGroups: [String] = [], files: [String: String] = [:],
+                 settings: [(String, String)] = appSettings) throws -> LintResult {
+        let dir = try Fixture.temporaryDirectory(self)
+        for (path, text) in files { try Fixture.write(text, path, in: dir) }
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: [("Debug", settings), ("Release", settings)],
+                           baseConfigurations: base.map { ["Debug": $0, "Release": $0] } ?? [:])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements(groups, appGroups: appGroups), "App/App.entitlements", in: dir)
+        return try Fixture.lint([dir.path])
+    }
+
+    func testASettingOnlyAMissingPerDeveloperFileCouldSetIsUnknownNotEmpty() throws {
+        let files = ["Config/App.xcconfig": "#include \"Developer.xcconfig\"\n",
+                     "Config/Developer.xcconfig.template": "GROUP_ID = com.example.you\n"]
+        let result = try lintApp(base: "Config/App.xcconfig", groups: ["$(AppIdentifierPrefix)$(KEYCHAIN_ID)"],
+                                 appGroups: ["group.$(GROUP_ID)"], files: files)
+        XCTAssertEqual(result.findings, [], "unknown, not wrong: \(result.findings.map(\.message))")
+        let n = try XCTUnwrap(result.notices.first { $0.message.contains("Developer.xcconfig") }, "\(result.notices)")
+        XCTAssertTrue(n.message.contains("$(GROUP_ID)") && n.message.contains("$(KEYCHAIN_ID)"), "names what the entitlements need: \(n.message)")
+        XCTAssertTrue(n.message.contains("Developer.xcconfig.template"), n.message)
+    }
+
+    func testTheSameSettingWithTheWholeChainCommittedIsEmptyAndReported() throws {
+        // Nothing is missing: a setting no level sets is the empty string, as in Xcode.
+        let result = try lintApp(base: "Config/App.xcconfig", groups: ["$(AppIdentifierPrefix)com.example.App"],
+                                 appGroups: ["group.$(GROUP_ID)"], files: ["Config/App.xcconfig": "// nothing\n"])
+        XCTAssertEqual(result.notices, [])
+        XCTAssertTrue(result.findings.contains { $0.rule == "empty-setting-in-group" && $0.severity == .error }, "\(result.findings.map(\.message))")
+    }
+
+    func testASettingTheTemplateSetsIsTheDevelopersEvenOverACommittedEarlierOne() throws {
+        let chain = "DEVELOPMENT_TEAM = ABCDE12345\n#include? \"Local.xcconfig\"\n"
+        let withTemplate = try lintApp(base: "Config/App.xcconfig", groups: ["$(AppIdentifierPrefix)com.example.App"],
+                                       files: ["Config/App.xcconfig": chain, "Config/Local.xcconfig.sample": "DEVELOPMENT_TEAM = YOURTEAM\n"],
+                                       settings: [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements")])
+        XCTAssertNil(withTemplate.units.first?.teamID, "the developer's copy sets it after the committed line")
+        let without = try lintApp(base: "Config/App.xcconfig", groups: ["$(AppIdentifierPrefix)com.example.App"],
+                                  files: ["Config/App.xcconfig": chain],
+                                  settings: [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements")])
+        XCTAssertEqual(without.units.first?.teamID?.value, "ABCDE12345", "an optional override with no template: the committed value stands")
+        XCTAssertEqual(without.notices, [], "an optional include nothing needs from is not worth a notice")
+    }
+
+    func testEntitlementsNamedInAnotherCaseAreSignedAsXcodeSignsThemWithANote() throws {
+        let settings = [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345"),
+                        ("CODE_SIGN_ENTITLEMENTS", "app/app.entitlements")]
+        let result = try lintApp(base: nil, groups: ["$(AppIdentifierPrefix)com.example.App"], settings: settings)
+        XCTAssertFalse(result.findings.contains { $0.severity > .note }, "\(result.findings.map(\.message))")
+        XCTAssertFalse(result.findings.contains { $0.rule == "unused-entitlements-file" }, "the file is the target's")
+        let notes = result.findings.filter { $0.message.contains("differ only in case") }
+        XCTAssertEqual(notes.count, 2, "one note per line that names the file (Debug's and Release's): \(notes.map(\.message))")
+        XCTAssertEqual(Set(notes.map(\.line)).count, 2)
+        XCTAssertEqual(result.units.first?.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App", "checked with the file")
+    }
+
+    func testAStaticLibraryInheritingEntitlementsFormsNoUnit() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.projectSettings = [("Release", [("SDKROOT", "iphoneos"), ("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements")])]
+        p.targets = [
+            .init(name: "App", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345")])]),
+            .init(name: "Helpers", productType: "com.apple.product-type.library.static",
+                  settings: [("Release", [("DEVELOPMENT_TEAM", "ZZZZZ99999")])]),
+        ]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements([], appGroups: ["group.com.example.shared"]), "App/App.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.map(\.name), ["App (Release)"])
+        XCTAssertEqual(result.findings.filter { $0.rule == "team-mismatch-across-targets" }, [])
+    }
+
+    func testAFileASettingNamesThroughAVariableIsAVariantNotUnused() throws {
+        let settings = [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App"), ("DEVELOPMENT_TEAM", "ABCDE12345"),
+                        ("CODE_SIGN_ENTITLEMENTS", "App/App$(ENTITLEMENTS_SUFFIX).entitlements")]
+        let variant = Fixture.entitlements(["$(AppIdentifierPrefix)$(DEV_GROUP)"])
+        let result = try lintApp(base: nil, groups: ["$(AppIdentifierPrefix)com.example.App"],
+                                 files: ["App/App-dev.entitlements": variant, "Old/Old.entitlements": variant], settings: settings)
+        let unused = result.findings.filter { $0.rule == "unused-entitlements-file" }.map(\.path)
+        XCTAssertEqual(unused.count, 1, "\(unused)")
+        XCTAssertTrue(unused.first?.hasSuffix("Old/Old.entitlements") == true, "only the file nothing names: \(unused)")
+        XCTAssertEqual(result.findings.filter { $0.rule == "unresolved-variable" }, [], "a variant's facts are unknown: fact-free rules only")
+    }
+
+    func testAFileTheTemplateOfAMissingPerDeveloperFileNamesIsNotUnused() throws {
+        let files = ["Config/App.xcconfig": "#include? \"Signing.xcconfig\"\n",
+                     "Config/Signing.xcconfig.example": "CODE_SIGN_ENTITLEMENTS = App/AppPaid.entitlements // with a paid account\n",
+                     "App/AppPaid.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])]
+        let result = try lintApp(base: "Config/App.xcconfig", groups: ["$(AppIdentifierPrefix)com.example.App"], files: files)
+        XCTAssertEqual(result.findings.filter { $0.rule == "unused-entitlements-file" }, [], "\(result.findings.map(\.message))")
+    }
+
+    func workspace(_ members: [String]) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version = \"1.0\">\n"
+            + members.map { "   <FileRef location = \"group:\($0)\"></FileRef>\n" }.joined() + "</Workspace>\n"
+    }
+
+    func testAStaleWorkspaceMemberIsANoteAndAGeneratedOneANotice() throws {
+        let files = ["App.xcworkspace/contents.xcworkspacedata": workspace(["Fixture.xcodeproj", "Gone/Gone.xcodeproj", "Gen/Gen.xcodeproj"]),
+                     "Gen/project.yml": "name: Gen\ntargets: {}\n", "Gone/README": "removed\n"]
+        let result = try lintApp(base: nil, groups: ["$(AppIdentifierPrefix)com.example.App"], files: files)
+        XCTAssertFalse(result.findings.contains { $0.severity > .note }, "nothing is signed differently: \(result.findings.map(\.message))")
+        let stale = try XCTUnwrap(result.findings.first { $0.message.contains("Gone/Gone.xcodeproj") }, "\(result.findings.map(\.message))")
+        XCTAssertEqual(stale.severity, .note)
+        XCTAssertTrue(result.notices.contains { $0.message.contains("Gen/Gen.xcodeproj") && $0.message.contains("XcodeGen") }, "\(result.notices)")
+    }
+
+    func testALooseFilesUnknownVariablesAreANoticeNotAFinding() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write(Fixture.entitlements(["$(DEVELOPMENT_TEAM).$(APP_ID_MACOS)"]), "macos/app.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings.filter { $0.rule == "unresolved-variable" }, [])
+        let n = try XCTUnwrap(result.notices.first, "\(result.notices)")
+        XCTAssertTrue(n.message.contains("$(APP_ID_MACOS)") && n.path.hasSuffix("macos/app.entitlements"), n.message)
+        var config = Configuration()
+        config.variables = ["APP_ID_MACOS": "com.example.app", "DEVELOPMENT_TEAM": "ABCDE12345"]
+        let told = try Fixture.lint([dir.path]) { $0.configuration = config }
+        XCTAssertEqual(told.notices, [], "values given in the configuration: nothing left unknown")
+    }
+}
