@@ -21,6 +21,10 @@ public struct Linter: Sendable {
 
     /// The rules that check an entitlements file on its own, needing no bundle ID, team, profile,
     /// platform or build setting: the only ones run on a file no target uses.
+    /// The rules that check a dead entitlements file (inside a project's folders, used by no
+    /// target and named by no setting): that it cannot be parsed, and that it is unused.
+    public static let deadFileRules: Set<String> = ["parse-error", "unused-entitlements-file"]
+
     public static let factFreeRules: Set<String> = [
         "parse-error", "wildcard-access-group", "empty-access-group", "non-string-access-group", "double-prefix",
         "duplicate-key", "duplicate-access-group", "comment-in-plist", "der-unencodable-value", "unused-entitlements-file",

@@ -92,13 +92,17 @@ extension Linter {
 }
 
 extension Linter {
-    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml"].map { Array($0.utf8) }
+    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "txt", "cmake", "bazel", "swift"].map { Array($0.utf8) }
 
-    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata` or `project.yml`: the
-    /// files a folder walk collects for the discoverer (cheap: an extension check first).
+    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata` or `project.yml`, and
+    /// the build files of the kinds only named so far (`CMakeLists.txt`, `*.cmake`, `BUILD`,
+    /// `BUILD.bazel`, Tuist's `Project.swift`): the files a folder walk collects for the
+    /// discoverer (cheap: an extension check first).
     public static func isProjectMarker(_ path: String) -> Bool {
-        guard hasExtension(path, in: projectMarkerExtensions) else { return false }
         let base = Paths.baseName(path)
+        if base == "BUILD" { return true }
+        guard hasExtension(path, in: projectMarkerExtensions) else { return false }
         return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base == "project.yml"
+            || base == "CMakeLists.txt" || base.hasSuffix(".cmake") || base == "BUILD.bazel" || base == "Project.swift"
     }
 }

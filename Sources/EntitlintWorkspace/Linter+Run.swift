@@ -166,7 +166,7 @@ extension Linter {
         nonisolated(unsafe) let parsedByPath = byAbs
         let knownProfiles = profiles
         let facts = options.statedFacts
-        let projectFolders = discovery?.units.isEmpty == false ? discovery! : Discovery()
+        let projectFolders = discovery.map { !$0.units.isEmpty || !$0.foreignFolders.isEmpty } == true ? discovery! : Discovery()
         let names = Self.fileUnitNames(documents.map(\.shown))
         let units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
@@ -175,13 +175,16 @@ extension Linter {
                 var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, facts: facts,
                                          profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd, fileName: names[i])
                 let abs = Paths.absolute(d.path, cwd: cwd)
-                if !projectFolders.projectFolders.isEmpty, projectFolders.isInProjectFolder(abs) {
+                if projectFolders.hasProjects, projectFolders.isInProjectFolder(abs) {
                     unit.isUnused = true
                     unit.isVariant = projectFolders.isVariant(abs)
                 }
                 let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
                 var found: [Finding] = []
-                for rule in self.rules where !unit.isUnused || Self.factFreeRules.contains(type(of: rule).description.id) {
+                // A dead file (no target uses it, nothing names it) gets the one finding that says
+                // so: what else it holds is nobody's problem. A variant gets the rules that need no facts.
+                let allowed = unit.isVariant ? Self.factFreeRules : Self.deadFileRules
+                for rule in self.rules where !unit.isUnused || allowed.contains(type(of: rule).description.id) {
                     // Most rules find nothing: appending their empty array still made a new
                     // buffer for `found` every time.
                     let result = rule.check(context)

@@ -87,9 +87,16 @@ public struct Discovery: Sendable {
         mentioned.contains(absolutePath) || isMentioned(absolutePath)
     }
 
+    /// Absolute folders of builds of kinds not read as projects (CMake, Bazel, Tuist) whose build
+    /// files name entitlements files: an entitlements file below one that none names is unused.
+    public var foreignFolders: [String] = []
+
+    /// Whether the run found anything that decides which loose files are used.
+    public var hasProjects: Bool { !projectFolders.isEmpty || !foreignFolders.isEmpty }
+
     /// Whether the loose file at `absolutePath` lies in the folders of a project found.
     public func isInProjectFolder(_ absolutePath: String) -> Bool {
-        projectFolders.contains { absolutePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        (projectFolders + foreignFolders).contains { absolutePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
     public init() {}

@@ -53,7 +53,8 @@ extension DiscoverySession {
         var seenProblems = Set<ProjectProblem>()
         let relevant = relevance()
         let missing = (expectedMissing + xcconfigs.expectedMissing).filter { relevant?.files.contains(files.absolute($0.referrer)) ?? true }
-        let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true } + ExpectedMissing.notes(missing, needed: neededFromMissing())
+        let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true }
+            + ExpectedMissing.notes(missing, needed: neededFromMissing()) + foreign.notices()
         for var p in allProblems {
             p.target = nil
             guard seenProblems.insert(p).inserted else { continue }
@@ -66,7 +67,9 @@ extension DiscoverySession {
         }
         d.mentioned = mentioned
         let patterns = mentionedPatterns.sorted()
-        d.isMentioned = { path in patterns.contains { globMatches($0, path) } }
+        let foreign = self.foreign
+        d.isMentioned = { path in patterns.contains { globMatches($0, path) } || foreign.names(path) }
+        d.foreignFolders = foreign.folders(files: files).map(\.folder)
         for (path, _) in projects + workspaces where readFiles[path] != nil {
             let folder = Paths.directoryName(path)
             if !d.projectFolders.contains(folder) { d.projectFolders.append(folder) }

@@ -71,6 +71,9 @@ struct DiscoverySession {
     /// Absolute glob patterns (`globMatches`) of entitlements files a setting names through a
     /// variable (`App$(SUFFIX).entitlements`): every file matching is a variant, not unused.
     var mentionedPatterns = Set<String>()
+    /// Build files of the kinds Entitlint only reads for the entitlements they name (`ForeignBuildFiles`).
+    var foreignBuildFilePaths: [String] = []
+    var foreign = ForeignBuildFiles()
     var boundaryCache: [String: String] = [:]
     /// Absolute project path -> the workspace (absolute) that names it: their units form one family.
     var workspaceOf: [String: String] = [:]
@@ -139,6 +142,7 @@ struct DiscoverySession {
         }
         readWorkspaces()
         readProjects()
+        foreign.read(foreignBuildFilePaths, files: files)
     }
 
     mutating func addFound(_ path: String, scope: Scope) {
@@ -161,6 +165,8 @@ struct DiscoverySession {
                 add(workspace: folder, scope: .all)
             } else if name == "project.yml" {
                 add(project: p, scope: .all)
+            } else if ForeignBuildFiles.isBuildFile(p) {
+                foreignBuildFilePaths.append(p)
             }
         }
     }

@@ -1,0 +1,148 @@
+import EntitlintCore
+import EntitlintWorkspace
+
+/// Build systems that sign apps but that Entitlint does not read as projects yet: CMake
+/// (`XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS`), Bazel's rules_apple (`entitlements = ...` in `BUILD`
+/// files) and Tuist (`entitlements:` in `Project.swift`). Their targets' bundle IDs, teams and
+/// settings are unknown; what is known is which entitlements files their build files name.
+///
+/// From that, and only when a build file of the kind names at least one entitlements file:
+/// - an entitlements file a build file names is a variant of a target (checked only by the rules
+///   that need no facts, never called unused);
+/// - an entitlements file below the kind's folder (the folder holding all its build files that
+///   name entitlements) that none names and no Xcode project uses is unused;
+/// - the run says once, in a notice, that the kind is not read and its targets' facts are unknown.
+///
+/// Reading is bounded: at most `maxFiles` build files of `maxBytes` each; names are found by a
+/// linear scan for `.entitlements`.
+struct ForeignBuildFiles {
+    static let maxFiles = 4096
+    static let maxBytes = 1 << 20
+
+    enum Kind: String, CaseIterable {
+        case cmake = "CMake"
+        case bazel = "Bazel"
+        case tuist = "Tuist"
+
+        init?(path: String) {
+            let base = Paths.baseName(path)
+            if base == "CMakeLists.txt" || base.hasSuffix(".cmake") { self = .cmake }
+            else if base == "BUILD" || base == "BUILD.bazel" { self = .bazel }
+            else if base == "Project.swift" { self = .tuist }
+            else { return nil }
+        }
+    }
+
+    /// Per kind: the build files (as shown) that name entitlements files.
+    private(set) var naming: [Kind: [String]] = [:]
+    /// Absolute paths of the entitlements files named, and patterns (`globMatches`) for names
+    /// built from a variable.
+    private(set) var named = Set<String>()
+    private(set) var namedPatterns = Set<String>()
+
+    /// Whether `path` is a build file of a kind read here (a cheap name check).
+    static func isBuildFile(_ path: String) -> Bool { Kind(path: path) != nil }
+
+    mutating func read(_ paths: [String], files: ProjectFiles) {
+        for path in paths.prefix(Self.maxFiles) {
+            guard let kind = Kind(path: path), case .success(let bytes) = files.read(path) else { continue }
+            let text = String(decoding: bytes.prefix(Self.maxBytes), as: UTF8.self)
+            let names = Self.entitlementsNames(in: text)
+            guard !names.isEmpty else { continue }
+            naming[kind, default: []].append(files.shown(path))
+            let folder = files.absolute(Paths.directoryName(path))
+            for name in names { resolve(name, kind: kind, buildFile: path, folder: folder, files: files) }
+        }
+    }
+
+    /// The folder of each kind that names entitlements: the deepest folder holding all its
+    /// build files that do (absolute).
+    func folders(files: ProjectFiles) -> [(kind: Kind, folder: String)] {
+        naming.keys.sorted { $0.rawValue < $1.rawValue }.map { kind in
+            let dirs = naming[kind]!.map { files.absolute(Paths.directoryName($0)) }
+            var common = dirs[0].split(separator: "/", omittingEmptySubsequences: true)
+            for d in dirs.dropFirst() {
+                let parts = d.split(separator: "/", omittingEmptySubsequences: true)
+                var n = 0
+                while n < min(common.count, parts.count) && common[n] == parts[n] { n += 1 }
+                common = Array(common.prefix(n))
+            }
+            return (kind, "/" + common.joined(separator: "/"))
+        }
+    }
+
+    /// Whether the entitlements file at `absolutePath` is named by a build file.
+    func names(_ absolutePath: String) -> Bool {
+        named.contains(absolutePath) || namedPatterns.contains { globMatches($0, absolutePath) }
+    }
+
+    /// One notice per kind: it is not read, so its targets' facts are unknown.
+    func notices() -> [ProjectProblem] {
+        naming.keys.sorted { $0.rawValue < $1.rawValue }.map { kind in
+            let list = naming[kind]!
+            let more = list.count > 1 ? " and \(list.count - 1) more" : ""
+            var p = ProjectProblem(file: list[0], location: .unknown,
+                                   message: "this \(kind.rawValue) build (\(list[0])\(more)) signs with entitlements files; Entitlint does not read \(kind.rawValue) yet, so its targets' bundle IDs, teams and settings are unknown: the files it names are checked only by the rules that need none, and the entitlements files below it that it does not name are reported unused",
+                                   severity: .note)
+            p.isNotice = true
+            return p
+        }
+    }
+
+    /// Tokens ending in `.entitlements` (quotes and CMake/Bazel/Swift delimiters around them dropped).
+    static func entitlementsNames(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        let suffix = Array(".entitlements".utf8)
+        var out: [String] = []
+        var i = 0
+        while i + suffix.count <= bytes.count {
+            guard bytes[i] == UInt8(ascii: "."), Array(bytes[i..<(i + suffix.count)]) == suffix else { i += 1; continue }
+            let end = i + suffix.count
+            var start = i
+            while start > 0 {
+                let c = bytes[start - 1]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t")
+                    || c == UInt8(ascii: "\n") || c == UInt8(ascii: "(") || c == UInt8(ascii: "=") || c == UInt8(ascii: ",") || c == UInt8(ascii: "[") { break }
+                start -= 1
+            }
+            if end - start > suffix.count { out.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
+            i = end
+        }
+        return out
+    }
+
+    /// Records what `name` (as a build file of `kind` at `buildFile` in `folder` writes it) names.
+    private mutating func resolve(_ name: String, kind: Kind, buildFile: String, folder: String, files: ProjectFiles) {
+        var path = name
+        switch kind {
+        case .bazel:
+            // Labels: `//pkg:file`, `:file`, `file` (the package is the BUILD file's folder).
+            if path.hasPrefix("//") {
+                // The workspace root is not known here: match the package path as a suffix.
+                path = "*/" + String(path.dropFirst(2)).replacingAll(":", with: "/")
+                namedPatterns.insert(path)
+                return
+            }
+            if path.hasPrefix(":") { path.removeFirst() }
+            path = path.replacingAll(":", with: "/")
+        case .cmake:
+            // The folder of the file being processed is known for CMakeLists.txt (and for a
+            // .cmake file's own CMAKE_CURRENT_LIST_DIR); a .cmake file's CMAKE_CURRENT_SOURCE_DIR
+            // is the including file's, unknown here.
+            let ownFolderVariables = Paths.baseName(buildFile) == "CMakeLists.txt"
+                ? ["${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"] : ["${CMAKE_CURRENT_LIST_DIR}/"]
+            for v in ownFolderVariables where path.hasPrefix(v) { path = String(path.dropFirst(v.count)); break }
+        case .tuist:
+            break
+        }
+        if path.contains("$") || path.contains("{") {
+            // A name built from a variable: what follows the last variable names the file.
+            if let last = path.range(of: "}", options: .backwards) ?? path.range(of: ")", options: .backwards) {
+                let rest = path[last.upperBound...].drop { $0 == "/" }
+                if !rest.isEmpty { namedPatterns.insert("*/" + rest) }
+            }
+            return
+        }
+        named.insert(files.absolute(ProjectFiles.normalize(path.hasPrefix("/") ? path : ProjectFiles.join(folder, path))))
+    }
+}
