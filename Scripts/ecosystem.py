@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The ecosystem check: Entitlint on the real apps of ../shared/projects, against the verdicts kept in
-Tests/Ecosystem/<case>/labels.tsv (the rubric: ../shared/docs/REAL-PROJECTS.md).
+Tests/Ecosystem/<case>/labels.tsv (the rubric: REAL-PROJECTS.md, in the docs folder beside the projects).
 
 usage: Scripts/ecosystem.py check   BIN [--projects DIR] [--labels DIR]
        Scripts/ecosystem.py pending BIN [--projects DIR] [--labels DIR] [--out FILE]

@@ -20,6 +20,9 @@ struct DoublePrefixRule: Rule {
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>ABCDE12345.com.example.other</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)ABCDE12345.Chat</string>\n</array>",
+                        bundleID: "ABCDE12345.Chat", teamID: "ABCDE12345",
+                        comment: "A bundle ID that starts with the Team ID: the group is exactly the App ID, one prefix."),
         ]
     )
 
@@ -96,13 +99,25 @@ struct DoublePrefixRule: Rule {
         return String(rest)
     }
 
+    /// Whether what follows the one prefix variable of `s` is the (known) bundle ID, or a name
+    /// below it, and that bundle ID starts with a 10-character ID: `$(AppIdentifierPrefix)ABCDE12345.Chat`
+    /// for the bundle ID `ABCDE12345.Chat` is the App ID, with one prefix.
+    static func isBundleIDAfterPrefix(_ s: String, bundleID: String?) -> Bool {
+        guard let bundleID, String(bundleID.firstComponent).isTeamIDLike else { return false }
+        for v in prefixVariables where s.hasPrefix(v) {
+            let rest = s.dropFirst(v.count)
+            return rest == bundleID || rest.hasPrefix(bundleID + ".")
+        }
+        return false
+    }
+
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
         // The lists in turn, not concatenated: copying every item costs more than checking it.
         for items in [context.keychainGroups, context.strings(of: "com.apple.security.application-groups"),
                       context.strings(of: "com.apple.developer.associated-application-identifier")] {
             for item in items {
-                guard let why = Self.problem(item.value) else { continue }
+                guard let why = Self.problem(item.value), !Self.isBundleIDAfterPrefix(item.value, bundleID: context.unit.bundleID?.value) else { continue }
                 let name = Self.name(after: item.value)
                 let message: String
                 if item.key == "com.apple.security.application-groups" {
@@ -115,7 +130,8 @@ struct DoublePrefixRule: Rule {
             }
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {
-            if let node = context.unit.entitlements[key], let s = node.string, let why = Self.problem(s) {
+            if let node = context.unit.entitlements[key], let s = node.string, let why = Self.problem(s),
+               !Self.isBundleIDAfterPrefix(s, bundleID: context.unit.bundleID?.value) {
                 out.append(finding("\(key) \"\(s)\" has a double prefix (\(why)); write \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
                                    in: context, at: node.location, keyPath: key))
             }

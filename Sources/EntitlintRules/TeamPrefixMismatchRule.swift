@@ -15,7 +15,9 @@ struct TeamPrefixMismatchRule: Rule {
         another team) is still reported: that key keeps the App ID's continuity across the transfer, but no \
         keychain code reads it, and the new profile allows only the new prefix (section 6); the items of the old \
         group can be kept only by moving them into an app group before the transfer (section 2). This rule owns \
-        such a value: `group-missing-from-profile` and `profile-app-id-mismatch` do not report it again.
+        such a value: `group-missing-from-profile` and `profile-app-id-mismatch` do not report it again. \
+        Without a profile the App ID prefix is only assumed equal to the Team ID: a group under another \
+        10-character prefix may then be the team's legacy prefix, so the finding is a note that says what was assumed.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>ZYXWV98765.com.example.shared</string>\n</array>",
@@ -71,6 +73,19 @@ struct TeamPrefixMismatchRule: Rule {
         let own = Self.ownPrefixes(unit)
         let previous = Set(context.strings(of: "previous-application-identifiers").map { String($0.value.firstComponent) })
         var out: [Finding] = []
+        // Assumed is not known: with no profile, the App ID prefix is only taken to be the Team ID,
+        // and a team created before June 2011 may have a legacy prefix that differs (section 2).
+        var assumed = false
+        if case .derived = prefix.source { assumed = true }
+        let assumption = "; the App ID prefix is only assumed equal to the Team ID, and a team created before June 2011 may have a legacy prefix: if \(prefix.value) is not this app's, check its profile"
+        func add(_ f: Finding) {
+            var f = f
+            if assumed {
+                f.severity = .note
+                f.message += assumption
+            }
+            out.append(f)
+        }
 
         for item in context.keychainGroups {
             let value = context.expanded(item).text
@@ -82,7 +97,7 @@ struct TeamPrefixMismatchRule: Rule {
                 why = Self.previousNote
             }
             let fix = previous.contains(first) ? "remove it, or migrate its items first" : "keychain groups must use the App ID prefix: write \"$(AppIdentifierPrefix)\(value.dropFirst(first.count + 1))\""
-            out.append(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(why); \(fix)",
+            add(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(why); \(fix)",
                                in: context, at: item.location, keyPath: item.keyPath))
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {
@@ -96,7 +111,7 @@ struct TeamPrefixMismatchRule: Rule {
                 guard let team = context.unit.teamID, team.value != first else { continue }
                 switch team.source {
                 case .flag, .config:
-                    out.append(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
+                    add(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
                                        in: context, at: node.location, keyPath: key))
                 default:
                     break
@@ -104,7 +119,7 @@ struct TeamPrefixMismatchRule: Rule {
                 continue
             }
             guard !own.contains(first) else { continue }
-            out.append(finding("\(key) \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
+            add(finding("\(key) \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
                                in: context, at: node.location, keyPath: key))
         }
         if let node = unit.entitlements["com.apple.developer.team-identifier"], let raw = node.string, let team = unit.teamID {

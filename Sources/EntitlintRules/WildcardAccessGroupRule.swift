@@ -13,11 +13,6 @@ struct WildcardAccessGroupRule: Rule {
         becomes their default group when it is first; but it is no pattern, so it shares nothing with apps that \
         list real names, and it is easily taken for "all my groups". `" * "` (with spaces) is such a literal too, \
         not `*`. An app group with a `*` is likewise a literal name that the portal never registered.
-
-        Severity follows what is certain: `"*"` alone (the keychain refuses the app) and a wildcard app group \
-        (no portal registers it, so signing fails) are errors; a keychain group such as `PREFIX.*` is a warning, \
-        because it signs and works as one odd group, and an app that has shipped with it keeps its users' items \
-        there: list the real groups after it, and move items out before dropping it.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)*</string>\n</array>",
@@ -43,22 +38,16 @@ struct WildcardAccessGroupRule: Rule {
             for item in items where item.value.containsASCII("*") {
                 let v = item.value
                 let message: String
-                var literal = false
                 if item.key != "keychain-access-groups" {
                     message = "app group \"\(v)\" contains a wildcard: app groups are never patterns, so this is a literal name no portal registers; list the real groups, e.g. \"group.com.example.shared\""
                 } else if v == "*" {
                     message = "keychain access group \"*\" claims every group: the keychain rejects third-party apps that carry it; list the groups the app really uses"
                 } else if v.trimmingWhitespace() == "*" {
-                    literal = true
                     message = "keychain access group \"\(v)\" is a literal name made of a star and spaces, not \"*\": it matches no other app's group; list the groups the app really uses, e.g. \"$(AppIdentifierPrefix)com.example.shared\""
                 } else {
-                    literal = true
-                    message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\", and if the app has shipped with it, keep it until items saved there are moved"
+                    message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\", and if the app has shipped with it as its default group, keep it first and add the real groups after it until the items saved there are moved"
                 }
-                var f = finding(message, in: context, at: item.location, keyPath: item.keyPath)
-                // A literal name signs and works as one group: nothing fails for certain.
-                if literal { f.severity = min(f.severity, .warning) }
-                out.append(f)
+                out.append(finding(message, in: context, at: item.location, keyPath: item.keyPath))
             }
         }
         return out

@@ -46,7 +46,8 @@ final class DeterminismTests: XCTestCase {
         let random = try reports(shuffled)
         for format in ["json", "sarif", "text"] {
             let reference = try XCTUnwrap(forward["\(format) jobs=1"])
-            XCTAssertGreaterThan(reference.count, 10_000, format)
+            // Enough findings that an order difference would show (the corpus gives about 5 KB of text).
+            XCTAssertGreaterThan(reference.count, 4_000, format)
             for (name, runs) in [("forward", forward), ("backward", backward), ("shuffled", random)] {
                 for (key, text) in runs where key.hasPrefix(format + " ") {
                     XCTAssertTrue(text == reference, "\(name) \(key) differs from forward \(format) jobs=1")

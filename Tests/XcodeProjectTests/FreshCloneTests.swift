@@ -134,4 +134,44 @@ final class FreshCloneTests: XCTestCase {
         let told = try Fixture.lint([dir.path]) { $0.configuration = config }
         XCTAssertEqual(told.notices, [], "values given in the configuration: nothing left unknown")
     }
+
+    func testBuildFilesOfKindsNotReadNameTheirEntitlementsAndTheRestAreUnused() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        let wildcard = Fixture.entitlements(["$(DEVELOPMENT_TEAM).*"])
+        // CMake: a CMakeLists.txt names its own folder's file; a .cmake file a path below its includer.
+        try Fixture.write("set_target_properties(NE PROPERTIES XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS ${CMAKE_CURRENT_SOURCE_DIR}/NE.entitlements)\n",
+                          "client/ios/ne/CMakeLists.txt", in: dir)
+        try Fixture.write("  XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS \"${CMAKE_CURRENT_SOURCE_DIR}/ios/app/main.entitlements\"\n",
+                          "client/cmake/ios.cmake", in: dir)
+        try Fixture.write(wildcard, "client/ios/ne/NE.entitlements", in: dir)
+        try Fixture.write(wildcard, "client/ios/app/main.entitlements", in: dir)
+        try Fixture.write(wildcard, "client/macos/ne/NE.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let unused = result.findings.filter { $0.rule == "unused-entitlements-file" }.map { String($0.path.dropFirst(dir.path.count + 1)) }
+        XCTAssertEqual(unused, ["client/macos/ne/NE.entitlements"], "the file no build file names, though it shares a name: \(result.findings.map(\.message))")
+        XCTAssertEqual(result.findings.filter { $0.rule == "wildcard-access-group" }.count, 2, "named files get the fact-free rules; the dead one nothing else")
+        XCTAssertTrue(result.notices.contains { $0.message.contains("CMake") }, "\(result.notices)")
+    }
+
+    func testTuistAndBazelBuildFilesNameTheirEntitlements() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        let groups = Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])
+        try Fixture.write("let project = Project(name: \"App\", targets: [.target(name: \"App\", entitlements: \"Config/App.entitlements\")])\n",
+                          "Projects/App/Project.swift", in: dir)
+        try Fixture.write(groups, "Projects/App/Config/App.entitlements", in: dir)
+        try Fixture.write(groups, "Projects/App/Config/Old.entitlements", in: dir)
+        try Fixture.write("ios_application(\n    name = \"ios\",\n    entitlements = \":Presence.entitlements\",\n)\n", "tools/ios/BUILD.bazel", in: dir)
+        try Fixture.write(groups, "tools/ios/Presence.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let unused = result.findings.filter { $0.rule == "unused-entitlements-file" }.map { Paths.baseName($0.path) }
+        XCTAssertEqual(unused, ["Old.entitlements"], "\(result.findings.map(\.message))")
+        XCTAssertEqual(Set(result.notices.compactMap { n in ["Tuist", "Bazel"].first { n.message.contains("this \($0) build") } }), ["Tuist", "Bazel"])
+    }
+
+    func testADeadFileGetsOnlyTheFindingThatItIsUnused() throws {
+        let dead = Fixture.entitlements(["*", "$(AppIdentifierPrefix)com.example.App", "$(AppIdentifierPrefix)com.example.App"])
+        let result = try lintApp(base: nil, groups: ["$(AppIdentifierPrefix)com.example.App"], files: ["Old/Old.entitlements": dead])
+        let onDead = result.findings.filter { $0.path.hasSuffix("Old/Old.entitlements") }
+        XCTAssertEqual(onDead.map(\.rule), ["unused-entitlements-file"], "\(onDead.map(\.message))")
+    }
 }
