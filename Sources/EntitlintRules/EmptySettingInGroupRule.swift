@@ -50,9 +50,10 @@ struct EmptySettingInGroupRule: Rule {
                 let value = context.expanded(item).text
                 guard let why = Self.malformation(value, isAppGroup: item.key != "keychain-access-groups") else { continue }
                 let what = item.key == "keychain-access-groups" ? "keychain access group" : "app group"
-                let configuration = context.unit.origin.map { " in \($0.configuration)" } ?? ""
                 let reasons = names.map { "$(\($0)) is empty here: \(empty[$0]!)" }.joined(separator: "; ")
-                var message = "\(what) \"\(item.value)\" is \"\(value)\"\(configuration), \(why): \(reasons)"
+                // No configuration in the text: the same problem in several configurations is one
+                // finding, which the run ends with the units it concerns.
+                var message = "\(what) \"\(item.value)\" is \"\(value)\", \(why): \(reasons)"
                 // A configuration that leaves the bundle ID empty too is a template to fill in.
                 guard context.unit.bundleID != nil else { continue }
                 var f = finding("", in: context, at: item.location, keyPath: item.keyPath)

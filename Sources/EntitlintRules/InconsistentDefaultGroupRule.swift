@@ -17,8 +17,9 @@ struct InconsistentDefaultGroupRule: ProjectRule {
         section 4), or always pass `kSecAttrAccessGroup`. The host is the app target that embeds the extension \
         (or depends on it), in the same configuration; App Clips are left out (they may use no keychain group).
 
-        Configurations of one target (Debug, Release, a CI configuration) whose default groups differ, other than \
-        by the bundle ID in an App ID (the unit's own, or its host app's), are reported too: a build of one stores its items where the shipped one \
+        Configurations of one target (Debug, Release, a CI configuration) that build the same app (the same \
+        bundle ID) and sign an entitlements file, whose default groups differ, other than by the bundle ID in an \
+        App ID (the unit's own, or an app's up its host chain), are reported too: a build of one stores its items where the shipped one \
         does not, and the difference is found only once the shipped configuration runs (section 4). Release, when \
         the target has it, is taken as the one that ships; else the default most configurations share.
         """,
@@ -49,6 +50,10 @@ struct InconsistentDefaultGroupRule: ProjectRule {
                 ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", configuration: "Release", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>"),
                 ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne.debug", teamID: "ABCDE12345", configuration: "Debug", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>"),
             ], comment: "Debug has its own bundle ID: each configuration's default is its own App ID, a separate app."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", configuration: "Release", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.keychain</string>\n</array>"),
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne.beta", teamID: "ABCDE12345", configuration: "Beta", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.beta.keychain</string>\n</array>"),
+            ], comment: "A Beta configuration with its own bundle ID is another app, with its groups named in step with it: not compared."),
         ]
     )
 
@@ -99,19 +104,42 @@ struct InconsistentDefaultGroupRule: ProjectRule {
     /// bundle ID of an App ID. Only concrete defaults are compared: one left symbolic (a team
     /// unknown in that configuration) is in another form, and one left open by a variable is
     /// another rule's.
+    ///
+    /// Like is compared with like: only configurations that sign an entitlements file of their own
+    /// (one with none has no default to compare) and build the same app (the same known bundle ID:
+    /// a `.debug` or Beta bundle ID is another app, with groups named in step with it); two
+    /// defaults written the same (the unexpanded first entry) are the same default.
     func configurationFindings(_ units: [UnitContext]) -> [Finding] {
         var byTarget: [String: [(context: UnitContext, key: String)]] = [:]
         var order: [String] = []
+        var byConfiguration: [String: UnitContext] = [:]
         for c in units {
-            guard let o = c.unit.origin, o.kind != .appClip, let d = c.accessGroups.defaultGroup,
-                  d.isConcrete, !d.value.hasSuffix(".") else { continue }
-            // The role of the default, where it is an App ID: the unit's own, or its host app's,
-            // whatever the bundle ID of this configuration.
+            guard let o = c.unit.origin else { continue }
+            byConfiguration[o.projectFile + "#" + o.target + "#" + o.configuration] = c
+        }
+        /// The App IDs of the apps up the host chain (a widget's watch app's iPhone app), at most 8 levels.
+        func hostAppIDs(_ c: UnitContext) -> Set<String> {
+            var out = Set<String>()
+            var current = c
+            for _ in 0..<8 {
+                guard let o = current.unit.origin, let host = o.hostTarget,
+                      let next = byConfiguration[o.projectFile + "#" + host + "#" + o.configuration] else { break }
+                out.insert(next.ownAppID)
+                current = next
+            }
+            if let host = c.unit.origin?.hostBundleID { out.insert(c.expand("$(AppIdentifierPrefix)" + host).text) }
+            return out
+        }
+        for c in units {
+            guard let o = c.unit.origin, o.kind != .appClip, o.hasEntitlementsFile, let bundle = c.unit.bundleID?.value,
+                  let d = c.accessGroups.defaultGroup, d.isConcrete, !d.value.hasSuffix(".") else { continue }
+            // The role of the default, where it is an App ID: the unit's own, or an app's up its
+            // host chain, whatever the bundle ID of this configuration; else how it is written.
             let key: String
             if d.value == c.ownAppID || d.raw == VariableExpander.derivedAppID { key = "" }
-            else if let host = o.hostBundleID, d.value == c.expand("$(AppIdentifierPrefix)" + host).text { key = "host" }
-            else { key = d.value }
-            let target = o.targetKey + "#" + (o.sdk ?? "")
+            else if hostAppIDs(c).contains(d.value) { key = "host" }
+            else { key = "raw:" + d.raw }
+            let target = o.targetKey + "#" + (o.sdk ?? "") + "#" + bundle
             if byTarget[target] == nil { order.append(target) }
             byTarget[target, default: []].append((c, key))
         }
@@ -129,6 +157,7 @@ struct InconsistentDefaultGroupRule: ProjectRule {
             let shippedName = reference.context.unit.origin!.configuration
             for c in configurations where c.key != reference.key {
                 let mine = c.context.accessGroups.defaultGroup!
+                guard mine.value != shipped.value else { continue }   // the same group, written two ways
                 let written = reference.key.isEmpty ? "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)" : Self.written(shipped.value, in: reference.context)
                 let role = reference.key.isEmpty ? " (its App ID)" : reference.key == "host" ? " (its host app's App ID)" : ""
                 let message = "the default access group in configuration \(c.context.unit.origin!.configuration) is \"\(mine.value)\", but in \(shippedName) it is \"\(shipped.value)\"\(role): items a \(c.context.unit.origin!.configuration) build saves without kSecAttrAccessGroup go where a \(shippedName) build does not put them; put \"\(written)\" first in every configuration's keychain-access-groups (or in the setting that differs)"

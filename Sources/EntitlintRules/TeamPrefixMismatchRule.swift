@@ -16,8 +16,10 @@ struct TeamPrefixMismatchRule: Rule {
         keychain code reads it, and the new profile allows only the new prefix (section 6); the items of the old \
         group can be kept only by moving them into an app group before the transfer (section 2). This rule owns \
         such a value: `group-missing-from-profile` and `profile-app-id-mismatch` do not report it again. \
-        Without a profile the App ID prefix is only assumed equal to the Team ID: a group under another \
-        10-character prefix may then be the team's legacy prefix, so the finding is a note that says what was assumed.
+        Without a profile the App ID prefix is only assumed equal to the Team ID read from the project: a group \
+        under another 10-character prefix may then be the team's legacy prefix, so the finding is a note that \
+        says what was assumed. A Team ID you state (`--team-id`, the configuration's `team:`) is taken as the \
+        App ID prefix too.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>ZYXWV98765.com.example.shared</string>\n</array>",
@@ -75,8 +77,15 @@ struct TeamPrefixMismatchRule: Rule {
         var out: [Finding] = []
         // Assumed is not known: with no profile, the App ID prefix is only taken to be the Team ID,
         // and a team created before June 2011 may have a legacy prefix that differs (section 2).
+        // A Team ID the user states (`--team-id`, the configuration's `team:`) is the App ID prefix
+        // too, as the configuration page says; one read from a project only suggests it.
         var assumed = false
-        if case .derived = prefix.source { assumed = true }
+        if case .derived = prefix.source {
+            switch unit.teamID?.source {
+            case .flag?, .config?: assumed = false
+            default: assumed = true
+            }
+        }
         let assumption = "; the App ID prefix is only assumed equal to the Team ID, and a team created before June 2011 may have a legacy prefix: if \(prefix.value) is not this app's, check its profile"
         func add(_ f: Finding) {
             var f = f

@@ -40,6 +40,24 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(summary, ["files": 1, "errors": 1, "warnings": 0, "notes": 0])
     }
 
+    func testNoticesGoToStandardErrorInTextAndIntoJSONAndNeverFailTheRun() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        // A loose file whose settings no project here sets: unknown, said once, not a finding.
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)$(VAULT_GROUP)"]), to: dir.appendingPathComponent("App.entitlements"))
+        let text = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(text.status, 0, text.stdout)
+        XCTAssertEqual(text.stdout, "1 file checked: no problems found\n")
+        XCTAssertTrue(text.stderr.hasPrefix("entitlint: notice: ") && text.stderr.contains("$(VAULT_GROUP)"), text.stderr)
+        XCTAssertTrue(text.stderr.contains("(named at App.entitlements:7)"), text.stderr)
+        let quiet = try CLI.run(["lint", ".", "--quiet"], in: dir)
+        XCTAssertEqual(quiet.stderr, "", "--quiet prints only findings")
+        let json = try CLI.run(["lint", ".", "--format", "json"], in: dir)
+        XCTAssertEqual(json.stderr, "", "machine formats carry notices in their own output")
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((doc["findings"] as? [Any])?.count, 0)
+        XCTAssertEqual((doc["notices"] as? [[String: Any]])?.first?["path"] as? String, "App.entitlements")
+    }
+
     func testExitStatusZeroWhenClean() throws {
         let dir = try CLI.temporaryDirectory(self)
         try write(CLI.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), to: dir.appendingPathComponent("A.entitlements"))

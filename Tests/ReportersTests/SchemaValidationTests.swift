@@ -18,6 +18,28 @@ final class SchemaValidationTests: XCTestCase {
         try SchemaValidator.validate(SARIFReporter().render(ReportFixtures.clean), format: "sarif")
     }
 
+    /// What the run could not see goes where SARIF keeps such messages (3.20.21
+    /// `toolExecutionNotifications`), and into JSON's `notices`; neither is a result or a finding.
+    func testNoticesAreToolNotificationsInSARIFAndNoticesInJSON() throws {
+        var report = ReportFixtures.clean
+        report.notices = [Notice(message: "Pods/Pods.xcodeproj is not here \u{1b}[31m", path: "App.xcworkspace/contents.xcworkspacedata", line: 7, column: 4),
+                          Notice(message: "no line", path: "My App/App.entitlements")]
+        let sarif = SARIFReporter().render(report)
+        try SchemaValidator.validate(sarif, format: "sarif")
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
+        XCTAssertEqual((run["results"] as? [Any])?.count, ReportFixtures.clean.findings.count, "notices are not results")
+        let notes = try XCTUnwrap(((run["invocations"] as? [[String: Any]])?.first?["toolExecutionNotifications"]) as? [[String: Any]])
+        XCTAssertEqual(notes.count, 2)
+        XCTAssertEqual(notes.first?["level"] as? String, "note")
+        let cleanLog = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReporter().render(ReportFixtures.clean).utf8)) as? [String: Any])
+        XCTAssertNil((cleanLog["runs"] as? [[String: Any]])?.first?["invocations"], "no invocation object without notices")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReporter().render(report).utf8)) as? [String: Any])
+        let notices = try XCTUnwrap(json["notices"] as? [[String: Any]])
+        XCTAssertEqual(notices.map { $0["path"] as? String }, ["App.xcworkspace/contents.xcworkspacedata", "My App/App.entitlements"])
+        XCTAssertEqual(notices.first?["line"] as? Int, 7)
+    }
+
     func testGitLabIsValidPerElement() throws {
         try SchemaValidator.validate(GitLabReporter().render(ReportFixtures.hostile), format: "gitlab")
         try SchemaValidator.validate(GitLabReporter().render(withRoot), format: "gitlab")

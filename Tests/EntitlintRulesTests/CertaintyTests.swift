@@ -1,0 +1,49 @@
+import XCTest
+import EntitlintCore
+import PropertyList
+@testable import EntitlintRules
+
+/// Severity follows what is known: a finding that rests on an assumed fact is a note that says what
+/// was assumed; the same finding on a known fact keeps its severity.
+final class CertaintyTests: XCTestCase {
+    func entitlements(_ groups: [String]) -> [UInt8] {
+        Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>keychain-access-groups</key>\n\t<array>\n"
+            + groups.map { "\t\t<string>\($0)</string>\n" }.joined() + "\t</array>\n</dict>\n</plist>\n").utf8)
+    }
+
+    func findings(_ groups: [String], bundleID: String = "com.example.App", knownPrefix: String?) throws -> [Finding] {
+        let linter = Linter(rules: RuleRegistry.all)
+        guard case .entitlements(let document) = Linter.parse(bytes: entitlements(groups), path: "App.entitlements", limits: .default) else {
+            XCTFail("not parsed")
+            return []
+        }
+        var unit = linter.unit(document: document, path: "App.entitlements", name: "App", bundleID: bundleID, teamID: nil)
+        // The team as a project gives it (DEVELOPMENT_TEAM), and the App ID prefix assumed from it.
+        unit.teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
+        unit.appIDPrefix = knownPrefix.map { Fact($0, from: .profile("App.mobileprovision")) }
+            ?? Fact("ABCDE12345", from: .derived("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+        return linter.check(unit)
+    }
+
+    func testAForeignPrefixUnderAnAssumedAppIDPrefixIsANoteSayingSo() throws {
+        let assumed = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: nil).filter { $0.rule == "team-prefix-mismatch" }
+        XCTAssertEqual(assumed.map(\.severity), [.note], "\(assumed.map(\.message))")
+        XCTAssertTrue(assumed.first?.message.contains("only assumed equal to the Team ID") == true, "\(assumed.map(\.message))")
+        let known = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: "ABCDE12345").filter { $0.rule == "team-prefix-mismatch" }
+        XCTAssertEqual(known.map(\.severity), [.error], "\(known.map(\.message))")
+        XCTAssertFalse(known.first?.message.contains("assumed") == true)
+    }
+
+    func testABundleIDThatStartsWithTheTeamIDIsNoDoublePrefix() throws {
+        let own = try findings(["$(AppIdentifierPrefix)ABCDE12345.Chat"], bundleID: "ABCDE12345.Chat", knownPrefix: nil)
+        XCTAssertEqual(own.filter { $0.rule == "double-prefix" }, [], "exactly the App ID")
+        let other = try findings(["$(AppIdentifierPrefix)ABCDE12345.Chat"], bundleID: "com.example.Chat", knownPrefix: nil)
+        XCTAssertEqual(other.filter { $0.rule == "double-prefix" }.count, 1, "a Team ID after the prefix that is not the bundle ID's start")
+    }
+
+    func testAWildcardCopiedFromAProfileIsAnErrorWhoseAdviceKeepsAShippedDefault() throws {
+        let f = try XCTUnwrap(try findings(["$(AppIdentifierPrefix)*"], knownPrefix: nil).first { $0.rule == "wildcard-access-group" })
+        XCTAssertEqual(f.severity, .error)
+        XCTAssertTrue(f.message.contains("keep it first and add the real groups after it"), f.message)
+    }
+}
