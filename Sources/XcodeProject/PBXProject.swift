@@ -41,6 +41,8 @@ public struct PBXProject: Sendable {
         public var defaultConfiguration: String?
         /// IDs of the targets whose products this one embeds (copy-files phases), then of the ones it depends on.
         public var embeds: [String]
+        /// Of `embeds`, those embedded only in builds that are not Mac Catalyst (a platform filter).
+        public var embedsNotForCatalyst: [String] = []
         public var dependsOn: [String]
         /// `TargetAttributes`: `DevelopmentTeam` and `ProvisioningStyle`, with where they are written.
         public var developmentTeam: (value: String, location: SourceLocation)?
@@ -71,6 +73,26 @@ public struct PBXProject: Sendable {
 }
 
 extension PBXProject {
+    /// The 1-based line of the first git conflict marker (`<<<<<<< `, `=======`, `>>>>>>> ` at the
+    /// start of a line) in `bytes`, or nil. One pass over the bytes.
+    static func conflictMarkerLine(_ bytes: [UInt8]) -> Int? {
+        var line = 1
+        var start = true
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if start, b == UInt8(ascii: "<") || b == UInt8(ascii: "=") || b == UInt8(ascii: ">"), i + 7 <= bytes.count,
+               bytes[i..<(i + 7)].allSatisfy({ $0 == b }),
+               i + 7 == bytes.count || bytes[i + 7] == UInt8(ascii: " ") || bytes[i + 7] == UInt8(ascii: "\n") || bytes[i + 7] == UInt8(ascii: "\r") {
+                return line
+            }
+            start = b == UInt8(ascii: "\n")
+            if start { line += 1 }
+            i += 1
+        }
+        return nil
+    }
+
     /// Reads `bundlePath/project.pbxproj`. Nil (with problems) when the file cannot be read at all.
     static func read(bundlePath: String, files: ProjectFiles, limits: PlistLimits) -> (PBXProject?, [ProjectProblem]) {
         let pbxproj = ProjectFiles.join(bundlePath, "project.pbxproj")
@@ -85,6 +107,12 @@ extension PBXProject {
         do {
             document = try OpenStepPlistReader.parse(bytes, limits: limits)
         } catch {
+            if let line = conflictMarkerLine(bytes) {
+                // One problem, one finding: the conflict, not the parse error it causes. The
+                // entitlements files it would have named are linted as loose files.
+                return (nil, [ProjectProblem(file: shown, location: SourceLocation(line: line, column: 1),
+                                             message: "the Xcode project holds an unresolved merge conflict (a line starting with <<<<<<<, ======= or >>>>>>>): Xcode cannot open it, so no target of it can be built or checked; resolve the conflict and commit the project")])
+            }
             return (nil, [ProjectProblem(file: shown, location: error.location, message: "cannot parse the Xcode project: \(RunLimits.explain(error.reason, error.limit))")])
         }
         var reader = PBXReader(document: document, file: shown, bundlePath: bundlePath)
@@ -200,6 +228,7 @@ struct PBXReader {
                                              defaultConfiguration: defaultName, embeds: phases.embeds, dependsOn: dependsOn,
                                              developmentTeam: team, provisioningStyle: style, location: location,
                                              excludedFiles: excluded))
+            targets[targets.count - 1].embedsNotForCatalyst = phases.notForCatalyst
             code.files += added[id] ?? []
             code.products = packageProducts(dict, directory: directory)
             targets[targets.count - 1].code = code

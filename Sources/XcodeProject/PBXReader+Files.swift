@@ -7,8 +7,9 @@ extension PBXReader {
     /// What a target's build phases give: the targets whose products its copy-files phases embed,
     /// and what it compiles (sources phases) and links (frameworks and copy-files phases).
     mutating func buildPhases(_ dict: PlistDictionary, target id: String, name targetName: String,
-                              productOwner: [String: String], directory: String) -> (embeds: [String], code: TargetCode) {
+                              productOwner: [String: String], directory: String) -> (embeds: [String], code: TargetCode, notForCatalyst: [String]) {
         var embeds: [String] = []
+        var notForCatalyst: [String] = []
         var code = TargetCode()
         for phaseRef in dict["buildPhases"]?.array ?? [] {
             guard let (_, phase) = object(phaseRef, from: "a build phase of target \(targetName)") else { continue }
@@ -26,11 +27,22 @@ extension PBXReader {
                 guard let (_, buildFile) = object(fileRef, from: "a file of a copy-files phase of target \(targetName)", isa: ["PBXBuildFile"]) else { continue }
                 if let product = buildFile["fileRef"]?.string, let owner = productOwner[product], owner != id, !embeds.contains(owner) {
                     embeds.append(owner)
+                    if Self.excludesMacCatalyst(buildFile) { notForCatalyst.append(owner) }
                 }
             }
             linkedProducts(phase, owners: productOwner, target: id, into: &code)
         }
-        return (embeds, code)
+        return (embeds, code, notForCatalyst)
+    }
+
+    /// Whether a build file's platform filters leave it out of Mac Catalyst builds: Xcode writes
+    /// `platformFilter = ios;` (iOS only) or `platformFilters = (ios, xros, );`, where Catalyst is
+    /// `maccatalyst`. No filter: every platform.
+    static func excludesMacCatalyst(_ buildFile: PlistDictionary) -> Bool {
+        var filters: [String] = []
+        if let one = buildFile["platformFilter"]?.string { filters.append(one) }
+        for f in buildFile["platformFilters"]?.array ?? [] { if let s = f.string { filters.append(s) } }
+        return !filters.isEmpty && !filters.contains("maccatalyst")
     }
 
     /// The target's file-system synchronised folders, added to `code`, and the files of them it

@@ -18,6 +18,8 @@ struct ProjectUnitBuilder {
     var currentTarget: String?
     /// The other platforms the configuration just formed is signed for.
     var variants: [PlatformVariant] = []
+    /// IDs of the targets every app that embeds them embeds only outside Mac Catalyst builds.
+    var notForCatalyst = Set<String>()
 
     init(project: PBXProject, files: ProjectFiles, xcconfigs: XCConfigLoader, entitlements: EntitlementsCache, variables: [String: String],
          catalog: SourceCatalog? = nil) {
@@ -87,6 +89,12 @@ struct ProjectUnitBuilder {
         }
         let byID = targetsByID
         let host = hosts()
+        // Targets every app that embeds them embeds only outside Mac Catalyst builds.
+        var embedders: [String: [Bool]] = [:]
+        for t in project.targets {
+            for e in t.embeds { embedders[e, default: []].append(t.embedsNotForCatalyst.contains(e)) }
+        }
+        notForCatalyst = Set(embedders.filter { !$0.value.isEmpty && $0.value.allSatisfy { $0 } }.keys)
 
         var out: [ProjectUnit] = []
         var bundles: [String: String] = [:]   // "targetID|config" -> bundle ID
@@ -153,6 +161,8 @@ struct ProjectUnitBuilder {
         if variant == nil {
             variants = PlatformVariant.others(primary: sdk, supportedPlatforms: resolved[KeySetting.platforms]?.value ?? supported,
                                               catalyst: resolved[KeySetting.catalyst]?.value)
+            // Embedded by its app only outside Mac Catalyst (`platformFilter = ios`): no Catalyst unit.
+            if notForCatalyst.contains(target.id) { variants.removeAll { $0.isMacCatalyst } }
         }
 
         let owner = "target \(target.name)"

@@ -174,4 +174,51 @@ final class FreshCloneTests: XCTestCase {
         let onDead = result.findings.filter { $0.path.hasSuffix("Old/Old.entitlements") }
         XCTAssertEqual(onDead.map(\.rule), ["unused-entitlements-file"], "\(onDead.map(\.message))")
     }
+
+    func testAProjectWithAMergeConflictIsOneFindingAndItsEntitlementsAreStillLinted() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        // !$*UTF8*$!
+        {
+        \tobjects = {
+        <<<<<<< HEAD
+        \t\tAAAAAAAAAAAAAAAAAAAAAAAA = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+        =======
+        \t\tBBBBBBBBBBBBBBBBBBBBBBBB = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+        >>>>>>> feature
+        \t};
+        \trootObject = AAAAAAAAAAAAAAAAAAAAAAAA;
+        }
+        """, "App.xcodeproj/project.pbxproj", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)*"]), "App/App.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        let project = result.findings.filter { $0.path.hasSuffix("project.pbxproj") }
+        XCTAssertEqual(project.count, 1, "\(project.map(\.message))")
+        XCTAssertTrue(project.first?.message.contains("merge conflict") == true && project.first?.line == 4, "\(project.map { "\($0.line): \($0.message)" })")
+        XCTAssertTrue(result.findings.contains { $0.rule == "wildcard-access-group" }, "the entitlements file is linted as a loose file")
+        XCTAssertNil(PBXProject.conflictMarkerLine(Array("a = 1;\n// ======= not at the start\n".utf8)))
+    }
+
+    func testAnExtensionEmbeddedOnlyOutsideMacCatalystFormsNoCatalystUnit() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        var p = ProjectFixture()
+        p.projectSettings = [("Release", [("SDKROOT", "iphoneos"), ("SUPPORTS_MACCATALYST", "YES"), ("DEVELOPMENT_TEAM", "ABCDE12345")])]
+        let ext = [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App.Widget"), ("CODE_SIGN_ENTITLEMENTS", "Widget/Widget.entitlements")]
+        let filtered = try lintHostAndExtension(dir, p, ext, filter: "ios")
+        XCTAssertEqual(filtered.filter { $0.hasPrefix("Widget") }, ["Widget (Release)"], "\(filtered)")
+        XCTAssertTrue(filtered.contains("App (Release, Mac Catalyst)"), "the app itself still has its Catalyst unit: \(filtered)")
+        let unfiltered = try lintHostAndExtension(try Fixture.temporaryDirectory(self), p, ext, filter: nil)
+        XCTAssertTrue(unfiltered.contains("Widget (Release, Mac Catalyst)"), "embedded everywhere: \(unfiltered)")
+    }
+
+    func lintHostAndExtension(_ dir: URL, _ base: ProjectFixture, _ ext: [(String, String)], filter: String?) throws -> [String] {
+        var p = base
+        var app = ProjectFixture.Target(name: "App", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App")])])
+        app.embeds = ["Widget"]
+        if let filter { app.embedFilters = ["Widget": filter] }
+        p.targets = [app, .init(name: "Widget", productType: "com.apple.product-type.app-extension", settings: [("Release", ext)])]
+        try p.write(to: dir)
+        try Fixture.write(Fixture.entitlements([], appGroups: ["group.com.example.suite"]), "Widget/Widget.entitlements", in: dir)
+        return try Fixture.lint([dir.path]).units.map(\.name).sorted()
+    }
 }

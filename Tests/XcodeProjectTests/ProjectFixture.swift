@@ -16,6 +16,8 @@ struct ProjectFixture {
         var baseConfigurations: [String: String] = [:]
         /// Names of the targets whose products this one embeds (a copy-files phase) and links (a frameworks phase).
         var embeds: [String] = []
+        /// Embedded target name -> the `platformFilter` its build file carries (`ios`: not Mac Catalyst).
+        var embedFilters: [String: String] = [:]
         var links: [String] = []
         /// Names of the targets it depends on (`PBXTargetDependency`).
         var dependsOn: [String] = []
@@ -96,7 +98,8 @@ struct ProjectFixture {
                 for e in t.embeds {
                     let bf = fresh()
                     files.append(bf)
-                    objects += "\t\t\(bf) = {isa = PBXBuildFile; fileRef = \(productIDs[e]!); };\n"
+                    let filter = t.embedFilters[e].map { " platformFilter = \($0);" } ?? ""
+                    objects += "\t\t\(bf) = {isa = PBXBuildFile; fileRef = \(productIDs[e]!);\(filter) };\n"
                 }
                 let phase = fresh()
                 phases.append(phase)
