@@ -92,9 +92,10 @@ extension Linter {
 }
 
 extension Linter {
-    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "txt", "cmake", "bazel", "swift"].map { Array($0.utf8) }
+    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "yaml", "txt", "cmake", "bazel", "swift"].map { Array($0.utf8) }
 
-    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata` or `project.yml`, and
+    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata`, YAML files (an
+    /// XcodeGen spec is `project.yml`, or found by its content: `XcodeGenSpec.isSpec`), and
     /// the build files of the kinds only named so far (`CMakeLists.txt`, `*.cmake`, `BUILD`,
     /// `BUILD.bazel`, Tuist's `Project.swift`): the files a folder walk collects for the
     /// discoverer (cheap: an extension check first).
@@ -102,7 +103,7 @@ extension Linter {
         let base = Paths.baseName(path)
         if base == "BUILD" { return true }
         guard hasExtension(path, in: projectMarkerExtensions) else { return false }
-        return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base == "project.yml"
+        return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base.hasSuffix(".yml") || base.hasSuffix(".yaml")
             || base == "CMakeLists.txt" || base.hasSuffix(".cmake") || base == "BUILD.bazel" || base == "Project.swift"
     }
 }

@@ -44,7 +44,7 @@ extension DiscoverySession {
     mutating func readProjects() {
         // A generated project beside its XcodeGen spec is read from the spec.
         var specs: [String: String] = [:]   // generated .xcodeproj (absolute) -> spec
-        for (path, _) in projects where path.hasSuffix("project.yml") {
+        for (path, _) in projects where XcodeGenSpec.isSpecPath(path) {
             if let name = XcodeGenSpec.projectName(path, files: files) {
                 specs[Paths.directoryName(path) + "/" + name + ".xcodeproj"] = path
             }
@@ -61,7 +61,7 @@ extension DiscoverySession {
             let generated = specs.first { $0.value == path }?.key
             let family = workspaceOf[path] ?? generated.flatMap { workspaceOf[$0] } ?? path
             familyOf[path] = family
-            if path.hasSuffix("project.yml") {
+            if XcodeGenSpec.isSpecPath(path) {
                 let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
                                                              variables: options.configuration?.variables ?? [:], limits: options.limits,
                                                              catalog: catalog)

@@ -73,6 +73,9 @@ struct DiscoverySession {
     var mentionedPatterns = Set<String>()
     /// Build files of the kinds Entitlint only reads for the entitlements they name (`ForeignBuildFiles`).
     var foreignBuildFilePaths: [String] = []
+    /// YAML files a walk met that are not named `project.yml`: XcodeGen specs when their content
+    /// says so (`XcodeGenSpec.rootSpecs`).
+    var specCandidates: [String] = []
     var foreign = ForeignBuildFiles()
     var boundaryCache: [String: String] = [:]
     /// Absolute project path -> the workspace (absolute) that names it: their units form one family.
@@ -140,6 +143,9 @@ struct DiscoverySession {
                 continue
             }
         }
+        for spec in XcodeGenSpec.rootSpecs(specCandidates, named: projects.map(\.path).filter { $0.hasSuffix(".yml") }, files: files) {
+            add(project: spec, scope: .all)
+        }
         readWorkspaces()
         readProjects()
         foreign.read(foreignBuildFilePaths, files: files)
@@ -165,6 +171,8 @@ struct DiscoverySession {
                 add(workspace: folder, scope: .all)
             } else if name == "project.yml" {
                 add(project: p, scope: .all)
+            } else if name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
+                specCandidates.append(p)
             } else if ForeignBuildFiles.isBuildFile(p) {
                 foreignBuildFilePaths.append(p)
             }

@@ -129,3 +129,35 @@ enum XcodeGenSpec {
 
     static let platformSDKs: [String: String] = ["iOS": "iphoneos", "macOS": "macosx", "tvOS": "appletvos", "watchOS": "watchos", "visionOS": "xros"]
 }
+
+extension XcodeGenSpec {
+    /// Whether a project path of the run is a spec (a YAML file), not an `.xcodeproj` folder.
+    static func isSpecPath(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
+
+    /// Of `candidates` (YAML files a walk met, not named `project.yml`), the XcodeGen specs to read
+    /// as projects: a file whose top level has both `name:` and `targets:` (XcodeGen's required
+    /// keys: `mail-project.yml`, `App.yml`), unless another spec of the run includes it (its
+    /// `include:` entries are read with that spec). Each file is read once, at most 256 KiB, at
+    /// most 512 files.
+    static func rootSpecs(_ candidates: [String], named: [String], files: ProjectFiles) -> [String] {
+        var specs: [(path: String, text: String)] = []
+        for path in candidates.prefix(512) {
+            guard case .success(let bytes) = files.read(path) else { continue }
+            let text = String(decoding: bytes.prefix(256 << 10), as: UTF8.self)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+            guard lines.contains(where: { $0.hasPrefix("targets:") }), lines.contains(where: { $0.hasPrefix("name:") }) else { continue }
+            specs.append((path, text))
+        }
+        var includedNames = Set<String>()
+        for text in specs.map(\.text) + named.compactMap({ p -> String? in
+            guard case .success(let b) = files.read(p) else { return nil }
+            return String(decoding: b.prefix(256 << 10), as: UTF8.self)
+        }) {
+            // Names of YAML files an `include:` may list; any spec naming a file makes it an include.
+            for token in text.split(whereSeparator: { " \t\n\r\"',[]".contains($0) }) where token.hasSuffix(".yml") || token.hasSuffix(".yaml") {
+                includedNames.insert(Paths.baseName(String(token)))
+            }
+        }
+        return specs.map(\.path).filter { !includedNames.contains(Paths.baseName($0)) }
+    }
+}

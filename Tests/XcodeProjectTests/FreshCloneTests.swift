@@ -221,4 +221,36 @@ final class FreshCloneTests: XCTestCase {
         try Fixture.write(Fixture.entitlements([], appGroups: ["group.com.example.suite"]), "Widget/Widget.entitlements", in: dir)
         return try Fixture.lint([dir.path]).units.map(\.name).sorted()
     }
+
+    func testAnXcodeGenSpecIsFoundByItsContentAndAnIncludedOneIsNotReadTwice() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Mail
+        include:
+          - path: common.yml
+        targets:
+          Mail:
+            type: application
+            platform: iOS
+            entitlements:
+              path: Mail/Mail.entitlements
+        """, "mail-project.yml", in: dir)
+        try Fixture.write("""
+        name: Common
+        settings:
+          base:
+            DEVELOPMENT_TEAM: ABCDE12345
+            PRODUCT_BUNDLE_IDENTIFIER: com.example.Mail
+        targets:
+          Shared:
+            type: framework
+            platform: iOS
+        """, "common.yml", in: dir)
+        try Fixture.write("on: push\njobs:\n  build:\n    runs-on: macos-latest\n", ".github/workflows/ci.yml", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Mail/Mail.entitlements", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.units.map(\.name).sorted(), ["Mail (Debug)", "Mail (Release)"], "\(result.units.map(\.name))")
+        XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345", "the included spec's settings apply")
+        XCTAssertFalse(result.findings.contains { $0.rule == "unused-entitlements-file" }, "\(result.findings.map(\.message))")
+    }
 }
