@@ -32,7 +32,11 @@ extension SourceCatalog {
 
     /// The unit's Info.plist, `path` usable from the current folder: its evaluated entries, or
     /// the file listed as missing when it is not on disk (or outside the root).
+    /// A name that differs from the file's only in case is read as a case-insensitive volume (the
+    /// macOS default) reads it.
     func addInfoPlist(_ path: String, entitlements: EntitlementsCache, settings: SettingsEvaluator, to sources: inout UnitSources) {
+        var path = path
+        if files.kind(path) != .file, let variant = files.caseVariant(of: path), files.kind(variant) == .file { path = variant }
         guard files.kind(path) == .file, !files.isOutside(path) else {
             // Not a code file: it cannot already be among the target's missing files.
             sources.missing.append(files.shown(path))

@@ -127,7 +127,9 @@ final class UnitSourcesTests: XCTestCase, UnitSourcesTesting {
         let settings = [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.app"), ("INFOPLIST_FILE", "$(TARGET_NAME)/Info.plist"),
                         ("GROUP_BASE", "$(PRODUCT_BUNDLE_IDENTIFIER:lower)"), ("CYCLE_A", "$(CYCLE_B)"), ("CYCLE_B", "$(CYCLE_A)")]
         p.targets = [.init(name: "App", settings: [("Release", settings)]),
-                     .init(name: "NoPlist", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.two"), ("INFOPLIST_FILE", "Gone/Info.plist")])])]
+                     .init(name: "NoPlist", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.two"), ("INFOPLIST_FILE", "Gone/Info.plist")])]),
+                     // Named in another case: read as a case-insensitive volume (the macOS default) reads it.
+                     .init(name: "OtherCase", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.three"), ("INFOPLIST_FILE", "app/info.plist")])])]
         try p.write(to: root)
         let result = try Fixture.lint([root.path])
         let s = try sources(result, "App (Release)")
@@ -138,6 +140,7 @@ final class UnitSourcesTests: XCTestCase, UnitSourcesTesting {
         let two = try sources(result, "NoPlist (Release)")
         XCTAssertNil(two.infoPlistPath)
         XCTAssertEqual(two.missing, [Paths.display(root.path) + "/Gone/Info.plist"])
+        XCTAssertEqual(try sources(result, "OtherCase (Release)").infoPlistPath, Paths.display(root.path) + "/App/Info.plist")
     }
 
     func testCocoaPodsIsNotScanned() throws {
