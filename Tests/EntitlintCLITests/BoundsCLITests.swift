@@ -170,8 +170,9 @@ final class BoundsCLITests: XCTestCase, WritesFixtures {
 
     func testFindingsAndReportSizeAreCappedWithANotice() throws {
         let dir = try CLI.temporaryDirectory(self)
-        let body = String(repeating: "<!-- c -->", count: 30_000)
-        try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>" + body + "<key>a</key><true/></dict>\n</plist>\n",
+        // 30,000 keys each given twice: 30,000 duplicate-key findings (warnings: the run passes).
+        let body = (0..<30_000).map { "<key>k\($0)</key><true/><key>k\($0)</key><true/>" }.joined()
+        try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>" + body + "</dict>\n</plist>\n",
                   "App.entitlements", in: dir)
         let r = try run(["lint", ".", "--format", "json"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
