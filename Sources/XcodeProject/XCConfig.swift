@@ -271,8 +271,8 @@ struct ExpectedMissing {
             let shownNames = names.sorted().prefix(6).map { "$(\($0))" }.joined(separator: ", ") + (names.count > 6 ? " and \(names.count - 6) more" : "")
             let unset = !g.contains { $0.settings } ? ""
                 : names.isEmpty
-                ? ". Until \(g.count == 1 ? "it is" : "they are"), a setting that no committed file sets is unknown, and checks that need one stay silent"
-                : ". Until \(g.count == 1 ? "it is" : "they are"), a setting that no committed file sets is unknown: the entitlements use \(shownNames), so the checks that need \(names.count == 1 ? "it" : "them") stay silent"
+                ? ". Until \(g.count == 1 ? "it is" : "they are"), the settings only \(g.count == 1 ? "it" : "they") could set (no committed file sets them, or a committed template does) are unknown, and checks that need one stay silent"
+                : ". Until \(g.count == 1 ? "it is" : "they are"), the settings only \(g.count == 1 ? "it" : "they") could set (no committed file sets them, or a committed template does) are unknown, and so \(names.count == 1 ? "is" : "are") \(shownNames) in the entitlements: the checks that need \(names.count == 1 ? "it" : "them") stay silent"
             let what: String
             if g.count == 1 {
                 what = "\(first.shown) is not here, as expected of a fresh clone: \(reason)"
