@@ -32,6 +32,8 @@ struct AppGroupFormatRule: Rule {
                         profile: "<key>Platform</key>\n<array>\n\t<string>OSX</string>\n</array>"),
         ],
         nonTriggering: [
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)</string>\n</array>",
+                        teamID: "ABCDE12345", comment: "On macOS the team prefix alone is the team's own app group, which needs no profile."),
             RuleExample("<key>application-identifier</key>\n<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>"),
             RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)com.example.suite</string>\n\t<string>group.com.example.suite</string>\n</array>",
                         teamID: "ABCDE12345", comment: "Both macOS styles."),
@@ -85,6 +87,12 @@ struct AppGroupFormatRule: Rule {
                 continue items
             }
             let first = String(value.firstComponent)
+            // The team prefix alone (`$(TeamIdentifierPrefix)`, `ABCDE12345.`) is the team's own
+            // macOS app group, which needs no profile.
+            if ["$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"].contains(item.value) && (unit.teamID == nil || value == unit.teamID!.value + ".")
+                || (first.isTeamIDLike && value == first + "." && (unit.teamID == nil || unit.teamID!.value == first)) {
+                continue
+            }
             if first.isTeamIDLike, value.count > first.count + 1 {
                 // A team-prefixed group that is also a keychain group is how Xcode writes macOS
                 // sharing groups (keychain-access-groups.md section 1): only a prefix of another team is wrong.

@@ -26,6 +26,8 @@ struct EmptyAccessGroupRule: Rule {
                         comment: "A no-break space (U+00A0) inside an app group."),
         ],
         nonTriggering: [
+            RuleExample("<key>com.apple.security.app-sandbox</key>\n<true/>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)</string>\n</array>",
+                        teamID: "ABCDE12345", comment: "On macOS the team prefix alone is the team's own app group, which needs no profile."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array/>", comment: "An empty list is not an empty group."),
         ]
@@ -94,6 +96,9 @@ struct EmptyAccessGroupRule: Rule {
                     // a dot or a hyphen, so the fix is not guessed.
                     let fix = Self.isSpaceLike(u) ? "replace it with what was meant, or remove it" : "write \"\(Self.withoutInvisibles(v))\""
                     message = "\(what) \"\(v)\" contains the invisible character \(code): the name looks right but matches nothing, since matching is exact; \(fix)"
+                } else if Self.isPrefixAlone(v), item.key != "keychain-access-groups", context.unit.platform == .macOS,
+                          v.hasPrefix("$(TeamIdentifierPrefix)") || v.hasPrefix("${TeamIdentifierPrefix}") || String(v.dropLast()).isTeamIDLike {
+                    continue   // the team prefix alone: the team's own macOS app group, which needs no profile
                 } else if Self.isPrefixAlone(v) {
                     message = "\(what) \"\(v)\" is a prefix with no name after it (it yields \"ABCDE12345.\"); write the group's name after the prefix, or remove it"
                 } else {
