@@ -15,6 +15,11 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
         and each finding names the other targets and their prefixes. The teams and prefixes compared are \
         the units' own (from the project, the configuration or the profile), never a group's first component; a \
         unit whose prefix is unknown is not compared. Per-unit prefix errors are `team-prefix-mismatch`'s.
+
+        An app and the extensions, watch app or App Clip it embeds must be signed by one team: an app that \
+        embeds a target of another team cannot be installed on a device or uploaded. When both teams come from \
+        the project's settings for the same configuration, the app's team setting is reported (a warning: a \
+        configuration that is never built for a device is unaffected).
         """,
         triggering: [
             .project([
@@ -22,9 +27,13 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
                 ProjectExampleUnit("AppTwo", bundleID: "com.example.AppTwo", teamID: "ZYXWV98765", entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             ], comment: "AppTwo moved to another team: the same line gives two different groups."),
             .project([
-                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>"),
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345", entitlements: "↓<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>"),
                 ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.AppOne.Widget", teamID: "ZYXWV98765", host: "AppOne", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>"),
-            ], comment: "An app group claimed by two teams."),
+            ], comment: "An app group claimed by two teams; and the app embeds a widget of another team."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ZYXWV98765", configuration: "Staging", entitlements: "↓<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.staging</string>\n</array>"),
+                ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.AppOne.Widget", teamID: "ABCDE12345", host: "AppOne", configuration: "Staging", entitlements: "<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.widget</string>\n</array>"),
+            ], comment: "The app's Staging configuration moved to another team; its widget did not."),
         ],
         nonTriggering: [
             .project([
@@ -45,6 +54,53 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
     }
 
     func check(project units: [UnitContext]) -> [Finding] {
+        sharingFindings(units) + embeddingFindings(units)
+    }
+
+    /// Apps that embed a target of another team in the same configuration, both teams set in the
+    /// project: one finding per app configuration, at its team, naming the targets.
+    func embeddingFindings(_ units: [UnitContext]) -> [Finding] {
+        /// A team that is a fact (the project's setting, a profile, a flag, the configuration), not derived.
+        func projectTeam(_ u: SigningUnit) -> String? {
+            guard let t = u.teamID else { return nil }
+            if case .derived = t.source { return nil }
+            return t.value
+        }
+        var hostsByKey: [String: UnitContext] = [:]
+        for c in units {
+            guard let o = c.unit.origin, o.kind == .app || o.kind == .watchApp else { continue }
+            hostsByKey[o.projectFile + "#" + o.target + "#" + o.configuration + "#" + (o.sdk ?? "")] = c
+        }
+        var others: [String: [String]] = [:]
+        var order: [String] = []
+        for c in units {
+            guard let o = c.unit.origin, let hostName = o.hostTarget, let team = projectTeam(c.unit) else { continue }
+            let key = o.projectFile + "#" + hostName + "#" + o.configuration + "#" + (o.sdk ?? "")
+            guard let host = hostsByKey[key], let hostTeam = projectTeam(host.unit), hostTeam != team else { continue }
+            if others[key] == nil { order.append(key) }
+            others[key, default: []].append("\(o.target) (\(team))")
+        }
+        return order.compactMap { key in
+            let host = hostsByKey[key]!.unit
+            guard let o = host.origin, let team = host.teamID else { return nil }
+            // At the app's team setting when the project says where it is, else at its entitlements.
+            var path = host.entitlementsPath
+            var line = host.entitlements.entries.first?.keyLocation.line ?? 0
+            var column = host.entitlements.entries.first?.keyLocation.column ?? 0
+            if let place = o.settingSources["DEVELOPMENT_TEAM"], let colon = place.lastIndex(of: ":"),
+               let n = Int(place[place.index(after: colon)...]) {
+                path = String(place[..<colon])
+                line = n
+                column = 0
+            }
+            let names = Array(Set(others[key]!)).sorted()
+            return Finding(rule: Self.description.id, severity: .warning,
+                           message: "\(o.target) is signed by team \(team.value) in \(o.configuration) (\(team.source)), but it embeds \(names.listed), signed by another team: an app and what it embeds must be signed by one team, or the app cannot be installed on a device or uploaded; set the same DEVELOPMENT_TEAM for them in \(o.configuration)",
+                           path: path, line: line, column: column, unit: host.name)
+        }
+    }
+
+    func sharingFindings(_ units: [UnitContext]) -> [Finding] {
         var claims: [String: [Claim]] = [:]
         var order: [String] = []
         func add(_ key: String, _ claim: Claim) {
