@@ -44,7 +44,8 @@ extension Linter {
             checkedPaths += built.paths
         }
         findings += referenceFindings(units: units, context: project.context, lock: lock, options: options, cwd: cwd)
-        findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? []), cwd: cwd),
+        findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])
+                                                                            + (discovery?.namedProfiles ?? []), cwd: cwd),
                                     settings: options.settings)
         findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
         let omitted = max(0, findings.count - options.maxFindings)

@@ -90,6 +90,9 @@ public struct Discovery: Sendable {
     /// Absolute folders of builds of kinds not read as projects (CMake, Bazel, Tuist) whose build
     /// files name entitlements files: an entitlements file below one that none names is unused.
     public var foreignFolders: [String] = []
+    /// Absolute paths of provisioning profiles a build file names (Bazel's `provisioning_profile`):
+    /// checked by the profile rules as if named on the command line.
+    public var namedProfiles: [String] = []
 
     /// Whether the run found anything that decides which loose files are used.
     public var hasProjects: Bool { !projectFolders.isEmpty || !foreignFolders.isEmpty }

@@ -70,6 +70,7 @@ extension DiscoverySession {
         let foreign = self.foreign
         d.isMentioned = { path in patterns.contains { globMatches($0, path) } || foreign.names(path) }
         d.foreignFolders = foreign.folders(files: files).map(\.folder)
+        d.namedProfiles = foreign.namedProfiles.sorted()
         for (path, _) in projects + workspaces where readFiles[path] != nil {
             let folder = Paths.directoryName(path)
             if !d.projectFolders.contains(folder) { d.projectFolders.append(folder) }

@@ -13,6 +13,9 @@ import EntitlintWorkspace
 ///   name entitlements) that none names and no Xcode project uses is unused;
 /// - the run says once, in a notice, that the kind is not read and its targets' facts are unknown.
 ///
+/// The provisioning profiles a build file names (`provisioning_profile = "App.mobileprovision"`) are
+/// checked by the profile rules as profiles the user named (an expired one cannot sign).
+///
 /// Reading is bounded: at most `maxFiles` build files of `maxBytes` each; names are found by a
 /// linear scan for `.entitlements`.
 struct ForeignBuildFiles {
@@ -39,6 +42,9 @@ struct ForeignBuildFiles {
     /// built from a variable.
     private(set) var named = Set<String>()
     private(set) var namedPatterns = Set<String>()
+    /// Absolute paths of the provisioning profiles a build file names (rules_apple's
+    /// `provisioning_profile = "App.mobileprovision"`): checked as profiles the user named.
+    private(set) var namedProfiles = Set<String>()
 
     /// Whether `path` is a build file of a kind read here (a cheap name check).
     static func isBuildFile(_ path: String) -> Bool { Kind(path: path) != nil }
@@ -47,10 +53,18 @@ struct ForeignBuildFiles {
         for path in paths.prefix(Self.maxFiles) {
             guard let kind = Kind(path: path), case .success(let bytes) = files.read(path) else { continue }
             let text = String(decoding: bytes.prefix(Self.maxBytes), as: UTF8.self)
+            let folder = files.absolute(Paths.directoryName(path))
+            for suffix in [".mobileprovision", ".provisionprofile"] {
+                for name in Self.names(endingWith: suffix, in: text) where !name.contains("$") && !name.contains("{") {
+                    var relative = name.hasPrefix(":") ? String(name.dropFirst()) : name
+                    if kind == .bazel, relative.hasPrefix("//") { continue }   // the workspace root is not known here
+                    relative = relative.replacingAll(":", with: "/")
+                    namedProfiles.insert(files.absolute(ProjectFiles.normalize(relative.hasPrefix("/") ? relative : ProjectFiles.join(folder, relative))))
+                }
+            }
             let names = Self.entitlementsNames(in: text)
             guard !names.isEmpty else { continue }
             naming[kind, default: []].append(files.shown(path))
-            let folder = files.absolute(Paths.directoryName(path))
             for name in names { resolve(name, kind: kind, buildFile: path, folder: folder, files: files) }
         }
     }
@@ -90,9 +104,12 @@ struct ForeignBuildFiles {
     }
 
     /// Tokens ending in `.entitlements` (quotes and CMake/Bazel/Swift delimiters around them dropped).
-    static func entitlementsNames(in text: String) -> [String] {
+    static func entitlementsNames(in text: String) -> [String] { names(endingWith: ".entitlements", in: text) }
+
+    /// Tokens ending in `suffix` (an ASCII file extension with its dot).
+    static func names(endingWith ending: String, in text: String) -> [String] {
         let bytes = Array(text.utf8)
-        let suffix = Array(".entitlements".utf8)
+        let suffix = Array(ending.utf8)
         var out: [String] = []
         var i = 0
         while i + suffix.count <= bytes.count {
