@@ -92,7 +92,7 @@ extension Linter {
 }
 
 extension Linter {
-    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "yaml", "txt", "cmake", "bazel", "swift"].map { Array($0.utf8) }
+    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "yaml", "txt", "cmake", "bazel", "swift", "csproj"].map { Array($0.utf8) }
 
     /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata`, YAML files (an
     /// XcodeGen spec is `project.yml`, or found by its content: `XcodeGenSpec.isSpec`), and
@@ -104,6 +104,6 @@ extension Linter {
         if base == "BUILD" { return true }
         guard hasExtension(path, in: projectMarkerExtensions) else { return false }
         return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base.hasSuffix(".yml") || base.hasSuffix(".yaml")
-            || base == "CMakeLists.txt" || base.hasSuffix(".cmake") || base == "BUILD.bazel" || base == "Project.swift"
+            || base == "CMakeLists.txt" || base.hasSuffix(".cmake") || base == "BUILD.bazel" || base == "Project.swift" || base.hasSuffix(".csproj")
     }
 }

@@ -26,18 +26,23 @@ struct ForeignBuildFiles {
         case cmake = "CMake"
         case bazel = "Bazel"
         case tuist = "Tuist"
+        case msbuild = ".NET (MSBuild)"
 
         init?(path: String) {
             let base = Paths.baseName(path)
             if base == "CMakeLists.txt" || base.hasSuffix(".cmake") { self = .cmake }
             else if base == "BUILD" || base == "BUILD.bazel" { self = .bazel }
             else if base == "Project.swift" { self = .tuist }
+            else if base.hasSuffix(".csproj") { self = .msbuild }
             else { return nil }
         }
     }
 
-    /// Per kind: the build files (as shown) that name entitlements files.
+    /// Per kind: the build files (as shown) that name entitlements files (or, for MSBuild, set
+    /// `CodesignEntitlements`, usually an `Entitlements.plist`).
     private(set) var naming: [Kind: [String]] = [:]
+    /// The kinds whose build files name `.entitlements` files: their folders decide which loose files are unused.
+    private(set) var namingEntitlementsFiles = Set<Kind>()
     /// Absolute paths of the entitlements files named, and patterns (`globMatches`) for names
     /// built from a variable.
     private(set) var named = Set<String>()
@@ -63,8 +68,13 @@ struct ForeignBuildFiles {
                 }
             }
             let names = Self.entitlementsNames(in: text)
+            if kind == .msbuild, names.isEmpty, text.contains("<CodesignEntitlements>") {
+                naming[kind, default: []].append(files.shown(path))
+                continue
+            }
             guard !names.isEmpty else { continue }
             naming[kind, default: []].append(files.shown(path))
+            namingEntitlementsFiles.insert(kind)
             for name in names { resolve(name, kind: kind, buildFile: path, folder: folder, files: files) }
         }
     }
@@ -72,7 +82,7 @@ struct ForeignBuildFiles {
     /// The folder of each kind that names entitlements: the deepest folder holding all its
     /// build files that do (absolute).
     func folders(files: ProjectFiles) -> [(kind: Kind, folder: String)] {
-        naming.keys.sorted { $0.rawValue < $1.rawValue }.map { kind in
+        namingEntitlementsFiles.sorted { $0.rawValue < $1.rawValue }.map { kind in
             let dirs = naming[kind]!.map { files.absolute(Paths.directoryName($0)) }
             var common = dirs[0].split(separator: "/", omittingEmptySubsequences: true)
             for d in dirs.dropFirst() {
@@ -95,6 +105,13 @@ struct ForeignBuildFiles {
         naming.keys.sorted { $0.rawValue < $1.rawValue }.map { kind in
             let list = naming[kind]!
             let more = list.count > 1 ? " and \(list.count - 1) more" : ""
+            if !namingEntitlementsFiles.contains(kind) {
+                var p = ProjectProblem(file: list[0], location: .unknown,
+                                       message: "this \(kind.rawValue) build (\(list[0])\(more)) signs with its own entitlements (CodesignEntitlements); Entitlint does not read \(kind.rawValue) projects yet, so their targets are not checked",
+                                       severity: .note)
+                p.isNotice = true
+                return p
+            }
             var p = ProjectProblem(file: list[0], location: .unknown,
                                    message: "this \(kind.rawValue) build (\(list[0])\(more)) signs with entitlements files; Entitlint does not read \(kind.rawValue) yet, so its targets' bundle IDs, teams and settings are unknown: the files it names are checked only by the rules that need none, and the entitlements files below it that it does not name are reported unused",
                                    severity: .note)
@@ -149,7 +166,7 @@ struct ForeignBuildFiles {
             let ownFolderVariables = Paths.baseName(buildFile) == "CMakeLists.txt"
                 ? ["${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"] : ["${CMAKE_CURRENT_LIST_DIR}/"]
             for v in ownFolderVariables where path.hasPrefix(v) { path = String(path.dropFirst(v.count)); break }
-        case .tuist:
+        case .tuist, .msbuild:
             break
         }
         if path.contains("$") || path.contains("{") {

@@ -279,4 +279,13 @@ final class FreshCloneTests: XCTestCase {
         let expired = result.findings.filter { $0.rule == "profile-expired" }.map { Paths.baseName($0.path) }
         XCTAssertEqual(expired, ["App_Development.mobileprovision"], "only the profile the build names: \(result.findings.map(\.message))")
     }
+
+    func testADotNetProjectThatSignsWithItsOwnEntitlementsIsANotice() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <CodesignEntitlements>Platforms/iOS/Entitlements.plist</CodesignEntitlements>\n  </PropertyGroup>\n</Project>\n",
+                          "App/App.csproj", in: dir)
+        let result = try Fixture.lint([dir.path])
+        XCTAssertEqual(result.findings, [])
+        XCTAssertTrue(result.notices.contains { $0.message.contains(".NET (MSBuild)") && $0.path.hasSuffix("App/App.csproj") }, "never a silent pass: \(result.notices)")
+    }
 }
