@@ -40,9 +40,11 @@ struct ForeignBuildFiles {
 
     /// Per kind: the build files (as shown) that name entitlements files (or, for MSBuild, set
     /// `CodesignEntitlements`, usually an `Entitlements.plist`).
-    private(set) var naming: [Kind: [String]] = [:]
+    /// Keyed by `Kind.rawValue`: a dictionary keyed by the enum itself costs a run-time
+    /// conformance lookup (about a millisecond) on every run, read or not.
+    private(set) var naming: [String: [String]] = [:]
     /// The kinds whose build files name `.entitlements` files: their folders decide which loose files are unused.
-    private(set) var namingEntitlementsFiles = Set<Kind>()
+    private(set) var namingEntitlementsFiles = Set<String>()
     /// Absolute paths of the entitlements files named, and patterns (`globMatches`) for names
     /// built from a variable.
     private(set) var named = Set<String>()
@@ -69,12 +71,12 @@ struct ForeignBuildFiles {
             }
             let names = Self.entitlementsNames(in: text)
             if kind == .msbuild, names.isEmpty, text.contains("<CodesignEntitlements>") {
-                naming[kind, default: []].append(files.shown(path))
+                naming[kind.rawValue, default: []].append(files.shown(path))
                 continue
             }
             guard !names.isEmpty else { continue }
-            naming[kind, default: []].append(files.shown(path))
-            namingEntitlementsFiles.insert(kind)
+            naming[kind.rawValue, default: []].append(files.shown(path))
+            namingEntitlementsFiles.insert(kind.rawValue)
             for name in names { resolve(name, kind: kind, buildFile: path, folder: folder, files: files) }
         }
     }
@@ -82,8 +84,9 @@ struct ForeignBuildFiles {
     /// The folder of each kind that names entitlements: the deepest folder holding all its
     /// build files that do (absolute).
     func folders(files: ProjectFiles) -> [(kind: Kind, folder: String)] {
-        namingEntitlementsFiles.sorted { $0.rawValue < $1.rawValue }.map { kind in
-            let dirs = naming[kind]!.map { files.absolute(Paths.directoryName($0)) }
+        namingEntitlementsFiles.sorted().compactMap { name in
+            guard let kind = Kind(rawValue: name) else { return nil }
+            let dirs = naming[name]!.map { files.absolute(Paths.directoryName($0)) }
             var common = dirs[0].split(separator: "/", omittingEmptySubsequences: true)
             for d in dirs.dropFirst() {
                 let parts = d.split(separator: "/", omittingEmptySubsequences: true)
@@ -102,10 +105,11 @@ struct ForeignBuildFiles {
 
     /// One notice per kind: it is not read, so its targets' facts are unknown.
     func notices() -> [ProjectProblem] {
-        naming.keys.sorted { $0.rawValue < $1.rawValue }.map { kind in
-            let list = naming[kind]!
+        naming.keys.sorted().compactMap { name in
+            guard let kind = Kind(rawValue: name) else { return nil }
+            let list = naming[name]!
             let more = list.count > 1 ? " and \(list.count - 1) more" : ""
-            if !namingEntitlementsFiles.contains(kind) {
+            if !namingEntitlementsFiles.contains(name) {
                 var p = ProjectProblem(file: list[0], location: .unknown,
                                        message: "this \(kind.rawValue) build (\(list[0])\(more)) signs with its own entitlements (CodesignEntitlements); Entitlint does not read \(kind.rawValue) projects yet, so their targets are not checked",
                                        severity: .note)

@@ -157,7 +157,7 @@ struct LintInvocation: Equatable {
                           paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
                           showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
         full.notices = result.notices
-        if !quiet && !statistics && (plan.console is TextReporter || plan.console is GitHubReporter) {
+        if !quiet && !statistics && !result.notices.isEmpty && (plan.console is TextReporter || plan.console is GitHubReporter) {
             Output.write(Self.noticeLines(result.notices), fd: STDERR_FILENO)
         }
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
@@ -178,10 +178,14 @@ struct LintInvocation: Equatable {
     /// `path:line: severity:` shape of findings, so editors and CI annotations do not take them for
     /// findings.
     static func noticeLines(_ notices: [Notice]) -> String {
-        notices.map { n in
+        // A plain loop, and nothing at all for no notice: `joined()` costs a run-time generic
+        // lookup (a fraction of a millisecond) on every one-file run.
+        var out = ""
+        for n in notices {
             let place = n.line > 0 ? "\(n.path):\(n.line)" : n.path
-            return "entitlint: notice: \(OutputText.escape(n.message)) (named at \(OutputText.escape(place)))\n"
-        }.joined()
+            out += "entitlint: notice: \(OutputText.escape(n.message)) (named at \(OutputText.escape(place)))\n"
+        }
+        return out
     }
 
     /// The run's paths grouped by the `.entitlint.yml` nearest to each (at or above it), each group
