@@ -1,6 +1,11 @@
 public import EntitlintCore
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A git work tree, driven through the `git` executable (never a shell): the staged files and
 /// their index blobs (`--staged`), the files changed since a revision (`--changed-since`), and the
@@ -8,15 +13,23 @@ import Foundation
 ///
 /// Paths from git are relative to the top of the work tree (`git rev-parse --show-toplevel`);
 /// `absolute(_:)` turns them into absolute paths, which `Paths.display` shows relative to the
-/// current folder. The environment is passed on as it is: in a hook, `GIT_INDEX_FILE` names the
-/// index being committed, and that is the one to read.
+/// current folder. The environment is passed on as it is, apart from what is hardened below: in
+/// a hook, `GIT_INDEX_FILE` names the index being committed, and that is the one to read.
 ///
-/// Entitlint runs in CI on repositories it does not trust, so git is run with what could execute
-/// code turned off: `core.fsmonitor=false` (a file-system monitor hook runs whenever the work tree
-/// is compared), `--no-ext-diff` and `--no-textconv` on every diff (and `GIT_EXTERNAL_DIFF`
-/// removed from the environment), no pager. Blobs are read with `git cat-file`, which applies no
-/// textconv or filter. Filter drivers (`filter.*.clean`) can only be defined in git's own
-/// configuration, never by a file of the repository.
+/// Entitlint runs in CI on repositories it does not trust, and a repository's `.git/config` can
+/// name commands git runs. So git is never asked to look at the work tree (which runs clean
+/// filters and refreshes the index, firing hooks): work-tree files are hashed here
+/// (`GitObjectID`) and compared with `git ls-tree`. The commands run only read the object store
+/// and the index (`rev-parse`, `ls-tree`, `ls-files --stage`, `diff --cached --raw`, `cat-file`),
+/// none of which applies attributes, filters or textconv, and every one runs with
+/// - hooks off (`core.hooksPath=/dev/null`) and the file-system monitor off (`core.fsmonitor`);
+/// - no lazy fetch of a partial clone's missing objects (`GIT_NO_LAZY_FETCH=1`) and, since older
+///   git ignores that, no transport at all: `GIT_ALLOW_PROTOCOL` empty allows no protocol, and it
+///   wins over the repository's `protocol.*.allow` (an `ext::` promisor remote runs nothing);
+/// - no optional locks (`GIT_OPTIONAL_LOCKS=0`: the index is never rewritten), no pager, no
+///   prompt, no external diff.
+/// Output is read bounded (`Output.limit`): blob sizes are asked first (`cat-file --batch-check`)
+/// and only blobs within the limits are read, each once.
 public struct GitRepository: Sendable {
     /// The absolute path of the top of the work tree.
     public let topLevel: String
@@ -56,16 +69,64 @@ public struct GitRepository: Sendable {
 
     // MARK: - Questions
 
-    /// The files added, copied, modified or renamed in the index (what `git commit` would record),
-    /// relative to the top of the work tree.
+    /// The regular files added, copied, modified, renamed or changed in type (a symlink that
+    /// became a file) in the index: what `git commit` would record, relative to the top of the
+    /// work tree. A staged symlink is not listed (its blob is the link's text, not a file to lint);
+    /// deletions are not.
     public func stagedPaths() throws(GitError) -> [String] {
-        try names(["diff", "--cached", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--"])
+        let r = try Self.run(["diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--no-textconv",
+                              "--diff-filter=ACMRT", "--"], in: topLevel, limit: Self.listLimit)
+        guard r.status == 0 else { throw GitError("git diff --cached failed: \(r.errorText)") }
+        return GitOutput.rawDiff(r.stdout).filter { $0.newMode.hasPrefix("100") }.map(\.path)
     }
 
-    /// The files added, copied, modified or renamed between `revision` and the work tree.
-    public func changedPaths(since revision: String) throws(GitError) -> [String] {
+    /// The tracked files of the work tree that differ from `revision` (added since, changed, or
+    /// changed in type), among those `accept` takes, relative to the top. Deleted files are not
+    /// listed. Git never looks at the work tree here: each file is hashed as a blob and compared
+    /// with the revision's tree. A file over `maxBytes` is listed without being read (the lint
+    /// then reports it as too large); a file whose bytes differ only by a clean filter git would
+    /// apply (line endings) is listed too: more is linted, never less.
+    public func changedPaths(since revision: String, maxBytes: Int, accept: (String) -> Bool) throws(GitError) -> [String] {
         let commit = try resolve(revision)
-        return try names(["diff", "--name-only", "--diff-filter=ACMR", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", commit, "--"])
+        let format = objectFormat()
+        let tree = try Self.run(["ls-tree", "-r", "-z", "--full-tree", commit], in: topLevel, limit: Self.listLimit)
+        guard tree.status == 0 else { throw GitError("git ls-tree failed: \(tree.errorText)") }
+        var before: [String: GitOutput.TreeEntry] = [:]
+        for e in GitOutput.lsTree(tree.stdout) where accept(e.path) { before[e.path] = e }
+        let index = try Self.run(["ls-files", "--stage", "-z"], in: topLevel, limit: Self.listLimit)
+        guard index.status == 0 else { throw GitError("git ls-files failed: \(index.errorText)") }
+        var out: [String] = []
+        for entry in GitOutput.lsFilesStage(index.stdout) where accept(entry.path) {
+            guard let now = Self.workTreeBlob(absolute(entry.path), maxBytes: maxBytes, format: format) else { continue }
+            guard let old = before[entry.path], old.isSymlink == now.isSymlink, !old.mode.hasPrefix("160"),
+                  let id = now.oid, id == old.oid else {
+                out.append(entry.path)
+                continue
+            }
+        }
+        return out.sorted()
+    }
+
+    /// What is at `path` in the work tree, as git would store it: a regular file's contents or a
+    /// symlink's target, hashed. Nil for nothing there, a folder or anything else; `oid` nil for
+    /// a file over `maxBytes` (not read).
+    static func workTreeBlob(_ path: String, maxBytes: Int, format: GitObjectID.Format) -> (isSymlink: Bool, oid: String?)? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK:
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBufferPointer { p in
+                p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { readlink(path, $0, p.count) }
+            }
+            guard n >= 0, n < buffer.count else { return (true, nil) }
+            return (true, GitObjectID.blob(Array(buffer[0..<n]), format: format))
+        case S_IFREG:
+            guard Int(st.st_size) <= maxBytes, let bytes = try? FileReader.read(path, limit: maxBytes) else { return (false, nil) }
+            return (false, GitObjectID.blob(bytes, format: format))
+        default:
+            return nil
+        }
     }
 
     /// Every file of the tree of `revision`, relative to the top.
@@ -95,44 +156,90 @@ public struct GitRepository: Sendable {
         return String(decoding: r.stdout, as: UTF8.self).hasPrefix("true")
     }
 
-    /// The contents of blobs named the way `git cat-file` names them: `:path` (the index),
-    /// `REV:path` (a revision). One `git cat-file --batch` for all of them; a name that names no
-    /// blob maps to nil.
-    public func blobs(_ objectNames: [String]) throws(GitError) -> [String: [UInt8]] {
-        var out: [String: [UInt8]] = [:]
-        // Batch mode reads one name a line: names with a newline go one `git cat-file` each.
-        let batchable = objectNames.filter { !$0.contains("\n") }
-        for name in objectNames where name.contains("\n") {
-            let r = try Self.run(["cat-file", "blob", name], in: topLevel)
-            if r.status == 0 { out[name] = r.stdout }
+    /// The repository's object format (`sha1` unless it says `sha256`).
+    public func objectFormat() -> GitObjectID.Format {
+        guard let r = try? Self.run(["rev-parse", "--show-object-format"], in: topLevel), r.status == 0 else { return .sha1 }
+        return String(decoding: r.stdout, as: UTF8.self).hasPrefix("sha256") ? .sha256 : .sha1
+    }
+
+    /// What reading one blob gave: its bytes, or why they were not read.
+    public enum Blob: Sendable, Hashable {
+        case bytes([UInt8])
+        case unreadable(String)
+    }
+
+    /// The bytes the blobs read so far may take in all (the run's `max-total-bytes`), shared by
+    /// every read of one run. Each name read is charged its size, before it is read.
+    public final class ReadBudget: @unchecked Sendable {
+        private let lock = NSLock()
+        private var remaining: Int
+        public init(bytes: Int) { remaining = max(0, bytes) }
+        func take(_ n: Int) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard n <= remaining else { return false }
+            remaining -= n
+            return true
         }
-        guard !batchable.isEmpty else { return out }
+    }
+
+    /// The blobs named the way `git cat-file` names them: `:path` (the index), `REV:path` (a
+    /// revision). Their sizes are asked first (`git cat-file --batch-check`); a blob over
+    /// `maxBytes`, or past what `budget` has left, is not read (`.unreadable`, saying which limit);
+    /// the others are read with one `git cat-file --batch`, each object once however many names
+    /// share it. A name that names no blob (absent there, or an object a partial clone lacks:
+    /// nothing is ever fetched) is `.unreadable` too.
+    public func blobs(_ objectNames: [String], maxBytes: Int, budget: ReadBudget) throws(GitError) -> [String: Blob] {
+        var out: [String: Blob] = [:]
+        // Batch mode reads one name a line: a name with a line break is resolved to its id first.
+        var asked: [(name: String, query: String)] = []
+        for name in objectNames {
+            guard name.contains("\n") || name.contains("\r") else { asked.append((name, name)); continue }
+            let r = try Self.run(["rev-parse", "--verify", "--quiet", name], in: topLevel, limit: 4096)
+            let oid = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if r.status == 0, oid.utf8.allSatisfy(GitOutput.isHexDigit), !oid.isEmpty { asked.append((name, oid)) } else { out[name] = .unreadable(Self.noBlob) }
+        }
+        guard !asked.isEmpty else { return out }
         var input: [UInt8] = []
-        for name in batchable { input += Array(name.utf8) + [0x0A] }
-        let r = try Self.run(["cat-file", "--batch"], in: topLevel, input: input)
-        guard r.status == 0 else { throw GitError("git cat-file failed: \(r.errorText)") }
-        // Each answer: `<oid> blob <size>\n<contents>\n`, or `<name> missing\n`.
-        let bytes = r.stdout
-        var i = 0
-        for name in batchable {
-            guard let eol = bytes[i...].firstIndex(of: 0x0A) else { throw GitError("git cat-file: unexpected end of output") }
-            let header = String(decoding: bytes[i..<eol], as: UTF8.self)
-            i = eol + 1
-            let fields = header.split(separator: " ")
-            if fields.count == 3, let size = Int(fields[2]) {
-                guard i + size <= bytes.count else { throw GitError("git cat-file: unexpected end of output") }
-                if fields[1] == "blob" { out[name] = Array(bytes[i..<(i + size)]) }
-                i += size + 1
+        for a in asked { input += Array(a.query.utf8) + [0x0A] }
+        let check = try Self.run(["cat-file", "--batch-check"], in: topLevel, input: input, limit: input.count + 128 * asked.count)
+        guard check.status == 0 else { throw GitError("git cat-file --batch-check failed: \(check.errorText)") }
+        let infos = GitOutput.batchCheck(check.stdout)
+        guard infos.count == asked.count else { throw GitError("git cat-file --batch-check: unexpected output") }
+        var wanted: [(oid: String, size: Int)] = []
+        var seen = Set<String>()
+        var oidOf: [String: String] = [:]
+        for (a, info) in zip(asked, infos) {
+            guard case .object(let oid, let type, let size) = info, type == "blob" else { out[a.name] = .unreadable(Self.noBlob); continue }
+            guard size <= maxBytes else {
+                out[a.name] = .unreadable("\(FileReader.ReadError.tooLarge(limit: maxBytes)); it holds \(size) bytes")
+                continue
             }
-            // `missing` or `ambiguous`: no contents follow.
+            guard budget.take(size) else { out[a.name] = .unreadable(FileReader.ReadError.overBudget.description); continue }
+            oidOf[a.name] = oid
+            if seen.insert(oid).inserted { wanted.append((oid, size)) }
         }
+        guard !wanted.isEmpty else { return out }
+        var request: [UInt8] = []
+        for w in wanted { request += Array(w.oid.utf8) + [0x0A] }
+        let expected = wanted.reduce(0) { $0 + $1.size + $1.oid.utf8.count + 40 }
+        let r = try Self.run(["cat-file", "--batch"], in: topLevel, input: request, limit: expected)
+        guard r.status == 0 else { throw GitError("git cat-file failed: \(r.errorText)") }
+        guard let contents = GitOutput.batch(r.stdout, expected: wanted) else { throw GitError("git cat-file --batch: unexpected output") }
+        for (name, oid) in oidOf { out[name] = contents[oid].map(Blob.bytes) ?? .unreadable(Self.noBlob) }
         return out
     }
 
+    static let noBlob = "git has no such file there (or, in a partial clone, does not hold it here: nothing is fetched)"
+
     // MARK: - Running git
 
+    /// Most bytes a list of names (`ls-tree`, `ls-files`, `diff`) may take: far above any real
+    /// repository's (a million paths of 60 bytes), far below what would exhaust memory.
+    static let listLimit = 256 << 20
+
     func names(_ arguments: [String]) throws(GitError) -> [String] {
-        let r = try Self.run(arguments, in: topLevel)
+        let r = try Self.run(arguments, in: topLevel, limit: Self.listLimit)
         guard r.status == 0 else { throw GitError("git \(arguments.first ?? "") failed: \(r.errorText)") }
         return r.stdout.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -157,20 +264,43 @@ public struct GitRepository: Sendable {
         return nil
     }
 
-    /// Runs `git ARGUMENTS` in `directory`, without a shell, feeding `input` on standard input.
-    public static func run(_ arguments: [String], in directory: String, input: [UInt8]? = nil) throws(GitError) -> Output {
+    /// The options every git command runs with (see the type's comment). `readsHooksPath` leaves
+    /// `core.hooksPath` as configured, for the one command that asks for it (`config --get`, which
+    /// runs nothing).
+    static func hardenedArguments(readsHooksPath: Bool = false) -> [String] {
+        var out = ["--no-pager", "-c", "core.quotepath=false", "-c", "color.ui=false", "-c", "core.fsmonitor=false",
+                   "-c", "protocol.allow=never"]
+        if !readsHooksPath { out += ["-c", "core.hooksPath=/dev/null"] }
+        return out
+    }
+
+    /// The environment every git command runs with: the caller's, hardened.
+    static func hardenedEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["GIT_NO_LAZY_FETCH"] = "1"
+        environment["GIT_ALLOW_PROTOCOL"] = ""
+        environment["GIT_PROTOCOL_FROM_USER"] = "0"
+        environment["GIT_OPTIONAL_LOCKS"] = "0"
+        environment["GIT_EXTERNAL_DIFF"] = nil
+        environment["GIT_PAGER"] = nil
+        environment["GIT_ASKPASS"] = nil
+        environment["SSH_ASKPASS"] = nil
+        environment["LC_ALL"] = "C"
+        return environment
+    }
+
+    /// Runs `git ARGUMENTS` in `directory`, hardened, without a shell, feeding `input` on standard
+    /// input. Standard output is read as it comes, and git is stopped as soon as it passes `limit`
+    /// bytes (an error); standard error keeps its first 64 KiB.
+    public static func run(_ arguments: [String], in directory: String, input: [UInt8]? = nil, limit: Int = 1 << 20,
+                           readsHooksPath: Bool = false) throws(GitError) -> Output {
         guard let git = executable() else { throw GitError("git is not installed (no `git` on PATH)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: git)
-        // No pager, no colour, paths as they are (not quoted octal escapes).
-        process.arguments = ["--no-pager", "-c", "core.quotepath=false", "-c", "color.ui=false", "-c", "core.fsmonitor=false"] + arguments
+        process.arguments = hardenedArguments(readsHooksPath: readsHooksPath) + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_TERMINAL_PROMPT"] = "0"
-        environment["GIT_EXTERNAL_DIFF"] = nil
-        environment["GIT_PAGER"] = nil
-        environment["LC_ALL"] = "C"
-        process.environment = environment
+        process.environment = hardenedEnvironment()
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -182,8 +312,9 @@ public struct GitRepository: Sendable {
         // fills up while another is waited on.
         let group = DispatchGroup()
         let errorBox = DataBox()
+        let errorHandle = stderr.fileHandleForReading
         DispatchQueue.global().async(group: group) {
-            errorBox.data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errorBox.bytes = Self.readBounded(errorHandle.fileDescriptor, limit: 64 << 10, onOverflow: {})
         }
         let writer = stdin.fileHandleForWriting
         if let input {
@@ -195,14 +326,40 @@ public struct GitRepository: Sendable {
         } else {
             try? writer.close()
         }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        var overflowed = false
+        let out = readBounded(stdout.fileHandleForReading.fileDescriptor, limit: limit) {
+            overflowed = true
+            process.terminate()
+        }
         group.wait()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: Array(out), stderr: Array(errorBox.data))
+        if overflowed { throw GitError("git \(arguments.first ?? "") printed more than \(limit) bytes: stopped") }
+        return Output(status: process.terminationStatus, stdout: out, stderr: errorBox.bytes)
+    }
+
+    /// Reads `fd` to its end, keeping at most its first `limit` bytes; past that, calls
+    /// `onOverflow` once and keeps draining (so the writer is not blocked) without storing.
+    static func readBounded(_ fd: Int32, limit: Int, onOverflow: () -> Void) -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var over = false
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            if over { continue }
+            if out.count + n > limit {
+                over = true
+                onOverflow()
+                continue
+            }
+            out += chunk[0..<n]
+        }
+        return out
     }
 }
 
-/// A value handed back from a reader thread (written once, read after `DispatchGroup.wait`).
+/// Bytes handed back from a reader thread (written once, read after `DispatchGroup.wait`).
 private final class DataBox: @unchecked Sendable {
-    var data = Data()
+    var bytes: [UInt8] = []
 }

@@ -41,20 +41,33 @@ public enum GitHook {
     }
 
     /// The pre-commit hook's path: in `core.hooksPath` when set, else in the repository's hooks
-    /// folder (`git rev-parse --git-path hooks`, right for worktrees too).
-    public static func path(in repository: GitRepository) throws(GitRepository.GitError) -> String {
-        let configured = try GitRepository.run(["config", "--get", "core.hooksPath"], in: repository.topLevel)
+    /// folder (`git rev-parse --git-path hooks`, right for worktrees too). A `core.hooksPath`
+    /// outside the work tree and outside the repository's git folder (a repository's own config
+    /// may point it anywhere: another project's hooks, a shared folder) is refused unless
+    /// `outside` allows it, so the hook is never written where the user did not ask.
+    public static func path(in repository: GitRepository, outside: Bool = false) throws(GitRepository.GitError) -> String {
+        let configured = try GitRepository.run(["config", "--get", "core.hooksPath"], in: repository.topLevel, readsHooksPath: true)
         let hooksPath = String(decoding: configured.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
         var folder: String
         if configured.status == 0, !hooksPath.isEmpty {
             folder = hooksPath
         } else {
-            let r = try GitRepository.run(["rev-parse", "--git-path", "hooks"], in: repository.topLevel)
+            let r = try GitRepository.run(["rev-parse", "--git-path", "hooks"], in: repository.topLevel, readsHooksPath: true)
             guard r.status == 0 else { throw GitRepository.GitError("cannot find the hooks folder: git rev-parse --git-path hooks failed") }
             folder = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
         }
         if folder.hasPrefix("~/"), let home = getenv("HOME") { folder = String(cString: home) + folder.dropFirst() }
-        if !folder.hasPrefix("/") { folder = repository.absolute(folder) }
+        folder = Paths.absolute(folder, cwd: repository.topLevel)
+        if configured.status == 0, !hooksPath.isEmpty, !outside {
+            let gitFolder = try GitRepository.run(["rev-parse", "--absolute-git-dir"], in: repository.topLevel)
+            let real = Paths.resolvingSymlinks(folder)
+            let inside = [repository.topLevel, String(decoding: gitFolder.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)]
+                .filter { $0.hasPrefix("/") }
+                .contains { ProjectRoot.isBelow(real, Paths.resolvingSymlinks($0)) }
+            guard inside else {
+                throw GitRepository.GitError("core.hooksPath is \(OutputText.escape(hooksPath)), outside this repository: not writing a hook there (--outside-hooks-path writes it anyway)")
+            }
+        }
         return folder + "/pre-commit"
     }
 

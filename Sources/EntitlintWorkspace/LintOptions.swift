@@ -30,6 +30,9 @@ public struct LintOptions: Sendable {
     public var virtualFiles: VirtualFiles?
     /// The reference point for `default-group-drift` when not read from a lock file (`--against`).
     public var lock: LockFile?
+    /// Findings the run's preparation made (a file at the `--against` revision git could not give),
+    /// reported with the run's own.
+    public var setupFindings: [Finding] = []
     /// "Now" and thresholds for time-dependent rules (`profile-expired`, `profile-expiring`, ...).
     public var settings = CheckSettings()
     /// Reads built products named in `paths` (`.app`, `.ipa`, `.xcarchive`, Mach-O); set by the CLI.

@@ -47,6 +47,7 @@ extension Linter {
         findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])
                                                                             + (discovery?.namedProfiles ?? []), cwd: cwd),
                                     settings: options.settings)
+        findings += options.setupFindings
         findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
         let omitted = max(0, findings.count - options.maxFindings)
         findings = Self.capped(findings, at: options.maxFindings)

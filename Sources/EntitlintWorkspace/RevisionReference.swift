@@ -11,9 +11,24 @@ public import EntitlintCore
 /// form with the unit now (`DefaultGroupComparison`): a default symbolic on both sides (the team
 /// unknown in both) is compared as written, so a run with no flags still finds a real move, and one
 /// that stays symbolic on one side only is not compared: Entitlint never guesses a value.
+///
+/// A file git cannot give as it was at REV (over `max-file-size`, past `max-total-bytes`, or an
+/// object a partial clone does not hold: nothing is fetched) is never skipped in silence: each is a
+/// `parse-error` finding on the file, saying that the comparison could not be made.
 public enum RevisionReference {
+    public struct Reference: Sendable {
+        public var lock: LockFile
+        /// One `parse-error` per file of the revision that could not be read.
+        public var findings: [Finding]
+    }
+
     public static func lock(at revision: String, repository: GitRepository, options: LintOptions,
                             knownRules: Set<String>) throws(UsageError) -> LockFile {
+        try reference(at: revision, repository: repository, options: options, knownRules: knownRules).lock
+    }
+
+    public static func reference(at revision: String, repository: GitRepository, options: LintOptions,
+                                 knownRules: Set<String>) throws(UsageError) -> Reference {
         let commit: String
         let tree: [String]
         do {
@@ -29,7 +44,8 @@ public enum RevisionReference {
             return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) || path == configRelative
                 || (Linter.isProjectFile(path) && !Linter.isSourceFile(path))   // Xcode projects and XcodeGen specs as they were
         }
-        let files = VirtualFiles.git(repository, revision: commit, paths: wanted, exclusive: true)
+        let files = VirtualFiles.git(repository, revision: commit, paths: wanted, exclusive: true,
+                                     maxBytes: options.limits.maxBytes, maxTotalBytes: options.maxTotalBytes)
 
         var old = options
         old.virtualFiles = files
@@ -56,12 +72,20 @@ public enum RevisionReference {
 
         var lock = LockFile()
         lock.reference = "at revision \(revision)"
-        guard !old.paths.isEmpty else { return lock }
+        guard !old.paths.isEmpty else { return Reference(lock: lock, findings: unreadable(files, revision: revision, cwd: cwd)) }
         let result = try Linter(rules: []).lint(old)
         for unit in result.units where unit.accessGroups.defaultGroup != nil {
             lock.units[unit.name] = LockFile.entry(for: unit, cwd: cwd)
         }
         lock.indexEntries()
-        return lock
+        return Reference(lock: lock, findings: unreadable(files, revision: revision, cwd: cwd))
+    }
+
+    static func unreadable(_ files: VirtualFiles, revision: String, cwd: String) -> [Finding] {
+        files.unreadable().map { path, reason in
+            Finding(rule: "parse-error", severity: .error,
+                    message: "cannot read this file as it was at revision \(OutputText.escape(revision)) (\(reason)): default-group-drift is not checked against it",
+                    path: Paths.display(path, cwd: cwd))
+        }
     }
 }

@@ -14,14 +14,14 @@ public final class VirtualFiles: @unchecked Sendable {
     /// Absolute paths, sorted.
     public let paths: [String]
     private let pathSet: Set<String>
-    private let loader: @Sendable ([String]) -> Result<[String: [UInt8]], GitRepository.GitError>
+    private let loader: @Sendable ([String]) -> Result<[String: GitRepository.Blob], GitRepository.GitError>
     private let lock = NSLock()
-    private var contents: [String: [UInt8]] = [:]
+    private var contents: [String: GitRepository.Blob] = [:]
 
-    /// `loader` returns the bytes of the absolute paths it is given (a path it cannot read is left
-    /// out); it is called once per batch of paths not read yet.
+    /// `loader` returns the bytes of the absolute paths it is given, or why one was not read (a
+    /// path it leaves out has no such blob); it is called once per batch of paths not read yet.
     public init(paths: [String], exclusive: Bool,
-                loader: @escaping @Sendable ([String]) -> Result<[String: [UInt8]], GitRepository.GitError>) {
+                loader: @escaping @Sendable ([String]) -> Result<[String: GitRepository.Blob], GitRepository.GitError>) {
         self.paths = paths.sorted()
         self.pathSet = Set(paths)
         self.exclusive = exclusive
@@ -31,22 +31,27 @@ public final class VirtualFiles: @unchecked Sendable {
     /// In-memory files (for tests and library users).
     public convenience init(files: [String: [UInt8]], exclusive: Bool) {
         self.init(paths: Array(files.keys), exclusive: exclusive) { wanted in
-            .success(files.filter { wanted.contains($0.key) })
+            .success(files.filter { wanted.contains($0.key) }.mapValues(GitRepository.Blob.bytes))
         }
     }
 
     /// The index (`:path`) or a revision's tree (`REV:path`) of `repository`: `paths` are
-    /// relative to its top, `revision` nil for the index.
-    public static func git(_ repository: GitRepository, revision: String?, paths: [String], exclusive: Bool) -> VirtualFiles {
+    /// relative to its top, `revision` nil for the index. A blob over `maxBytes` is not read, and
+    /// all the blobs read take at most `maxTotalBytes` (`GitRepository.blobs`).
+    public static func git(_ repository: GitRepository, revision: String?, paths: [String], exclusive: Bool,
+                           maxBytes: Int, maxTotalBytes: Int) -> VirtualFiles {
         let prefix = (revision ?? "") + ":"
+        let budget = GitRepository.ReadBudget(bytes: maxTotalBytes)
         return VirtualFiles(paths: paths.map(repository.absolute), exclusive: exclusive) { wanted in
             var names: [String: String] = [:]
             for abs in wanted {
                 if let rel = repository.relative(abs) { names[prefix + rel] = abs }
             }
-            let blobs: [String: [UInt8]]
-            do throws(GitRepository.GitError) { blobs = try repository.blobs(Array(names.keys)) } catch { return .failure(error) }
-            var out: [String: [UInt8]] = [:]
+            let blobs: [String: GitRepository.Blob]
+            do throws(GitRepository.GitError) {
+                blobs = try repository.blobs(Array(names.keys), maxBytes: maxBytes, budget: budget)
+            } catch { return .failure(error) }
+            var out: [String: GitRepository.Blob] = [:]
             for (name, bytes) in blobs { if let abs = names[name] { out[abs] = bytes } }
             return .success(out)
         }
@@ -96,8 +101,11 @@ public final class VirtualFiles: @unchecked Sendable {
         case .success:
             lock.lock()
             defer { lock.unlock() }
-            if let b = contents[abs] { return .success(b) }
-            return .failure(GitRepository.GitError("git has no such blob"))
+            switch contents[abs] {
+            case .bytes(let b)?: return .success(b)
+            case .unreadable(let why)?: return .failure(GitRepository.GitError(why))
+            case nil: return .failure(GitRepository.GitError(GitRepository.noBlob))
+            }
         }
     }
 
@@ -118,6 +126,16 @@ public final class VirtualFiles: @unchecked Sendable {
         }
     }
 
+    /// The paths of the set read so far that could not be read, with why (absolute, sorted).
+    public func unreadable() -> [(path: String, reason: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return contents.compactMap { path, blob in
+            if case .unreadable(let why) = blob { return (path, why) }
+            return nil
+        }.sorted { $0.path < $1.path }
+    }
+
     /// Parses `paths` (as given to the linter): those of the set from their bytes, the others
     /// from the disk.
     public func parse(_ paths: [String], limits: PlistLimits, cwd: String = Paths.currentDirectory()) -> [ParsedInput] {
@@ -129,9 +147,14 @@ public final class VirtualFiles: @unchecked Sendable {
                 return .failed(reason: "cannot read the file from git: \(e)", location: .unknown)
             }
             lock.lock()
-            let bytes = contents[abs]
+            let blob = contents[abs]
             lock.unlock()
-            guard let bytes else { return .failed(reason: "cannot read the file from git: no such blob", location: .unknown) }
+            let bytes: [UInt8]
+            switch blob {
+            case .bytes(let b)?: bytes = b
+            case .unreadable(let why)?: return .failed(reason: "cannot read the file from git: \(why)", location: .unknown)
+            case nil: return .failed(reason: "cannot read the file from git: \(GitRepository.noBlob)", location: .unknown)
+            }
             guard bytes.count <= limits.maxBytes else {
                 return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
             }

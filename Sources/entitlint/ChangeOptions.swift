@@ -59,27 +59,31 @@ struct ChangeValues: Equatable {
         do { repository = try GitRepository.open() } catch { throw CLIError(error.description) }
 
         if staged || changedSince != nil {
-            let changed: [String]
-            do {
-                changed = try staged ? repository.stagedPaths() : repository.changedPaths(since: changedSince!)
-            } catch {
-                throw CLIError(error.description)
-            }
             let cwd = Paths.currentDirectory()
             let roots = explicitPaths.map { Paths.absolute($0, cwd: cwd) }
-            let lintable = changed.filter { path in
+            let isLintable = { (path: String) -> Bool in
                 let abs = repository.absolute(path)
                 return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path) || Linter.isProjectFile(path))
                     && (roots.isEmpty || roots.contains { abs == $0 || abs.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
             }
+            let lintable: [String]
+            do {
+                lintable = try staged ? repository.stagedPaths().filter(isLintable)
+                    : repository.changedPaths(since: changedSince!, maxBytes: options.limits.maxBytes, accept: isLintable)
+            } catch {
+                throw CLIError(error.description)
+            }
             options.paths = lintable.map { Paths.display(repository.absolute($0), cwd: cwd) }
             if staged {
-                options.virtualFiles = VirtualFiles.git(repository, revision: nil, paths: lintable, exclusive: false)
+                options.virtualFiles = VirtualFiles.git(repository, revision: nil, paths: lintable, exclusive: false,
+                                                        maxBytes: options.limits.maxBytes, maxTotalBytes: options.maxTotalBytes)
             }
         }
         if let against {
             do {
-                options.lock = try RevisionReference.lock(at: against, repository: repository, options: options, knownRules: knownRules())
+                let reference = try RevisionReference.reference(at: against, repository: repository, options: options, knownRules: knownRules())
+                options.lock = reference.lock
+                options.setupFindings += reference.findings
             } catch {
                 throw CLIError(error.description)
             }

@@ -7,7 +7,8 @@ struct InstallHook: ParsableCommand {
         commandName: "install-hook",
         abstract: "Write a git pre-commit hook that runs `entitlint lint --staged`.",
         discussion: """
-        The hook is a plain shell script in the repository's hooks folder (or core.hooksPath). A pre-commit \
+        The hook is a plain shell script in the repository's hooks folder (or core.hooksPath, when that lies \
+        inside the repository; --outside-hooks-path allows one outside it). A pre-commit \
         hook that entitlint did not write is left alone unless --force is given. With the pre-commit framework, \
         use the hook of .pre-commit-hooks.yaml instead.
         """)
@@ -15,9 +16,12 @@ struct InstallHook: ParsableCommand {
     @Flag(help: "Replace a pre-commit hook that entitlint did not write.")
     var force = false
 
+    @Flag(name: .customLong("outside-hooks-path"), help: "Write the hook even when core.hooksPath names a folder outside this repository.")
+    var outsideHooksPath = false
+
     func run() throws {
         let path: String
-        do { path = try GitHook.path(in: GitRepository.open()) } catch { throw CLIError(error.description) }
+        do { path = try GitHook.path(in: GitRepository.open(), outside: outsideHooksPath) } catch { throw CLIError(error.description) }
         let shown = Paths.display(path)
         switch Paths.kind(path) {
         case .directory:

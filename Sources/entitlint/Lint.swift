@@ -132,6 +132,8 @@ struct LintInvocation: Equatable {
         // meets that holds its own configuration (a group of its own, added as it is met: each is
         // deeper than the folder that met it, so there are at most as many as configuration files).
         var groups = stdinName == nil ? try nearestConfigurationGroups(options) : [options]
+        // The preparation's findings are reported once, with the first group's.
+        groups[0].setupFindings = options.setupFindings
         var nextGroup = 0
         while nextGroup < groups.count {
             let group = groups[nextGroup]
