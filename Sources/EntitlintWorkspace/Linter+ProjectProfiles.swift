@@ -16,9 +16,23 @@ extension LintOptions {
             .filter { Paths.kind($0) == .directory }
     }
 
-    /// The profiles in `--profiles` folders (files are taken as they are), and, for runs with
-    /// project units, in the standard folders (unless `--no-user-profiles`).
-    func profileFolderPaths(standard: Bool) throws(UsageError) -> [String] {
+    /// Whether the run is on a CI service (`CI` or `GITHUB_ACTIONS` set and not empty): there the
+    /// home folder is the runner's, not the developer's, and its profiles are not the project's.
+    public static func isContinuousIntegration(_ environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> Bool {
+        ["CI", "GITHUB_ACTIONS"].contains { environment($0).map { !$0.isEmpty } ?? false }
+    }
+
+    /// The profiles of the standard folders under the home folder this run searches: for runs with
+    /// project units, unless `--no-user-profiles` or on CI (`isContinuousIntegration`).
+    func userProfilePaths(standard: Bool) -> [String] {
+        guard standard, userProfiles, !Self.isContinuousIntegration() else { return [] }
+        var out: [String] = []
+        for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { Linter.isProfilePath($0) } }
+        return out
+    }
+
+    /// The profiles in `--profiles` folders (files are taken as they are).
+    func profileFolderPaths() throws(UsageError) -> [String] {
         var out: [String] = []
         for folder in profileFolders {
             switch kind(folder) {
@@ -26,9 +40,6 @@ extension LintOptions {
             case .file, .other: out.append(folder)
             case .missing: throw UsageError("--profiles: no such folder or file: \(folder)")
             }
-        }
-        if standard && userProfiles {
-            for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { Linter.isProfilePath($0) } }
         }
         return out
     }

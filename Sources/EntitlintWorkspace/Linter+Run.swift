@@ -17,13 +17,17 @@ extension Linter {
         var files = try collectFiles(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
                                      nestedConfigurations: &walk.nestedFolders)
         let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
-        let extraProfiles = try Self.extraProfiles(options, discovery: discovery)
+        let userProfilePaths = options.userProfilePaths(standard: discovery?.units.isEmpty == false)
+        let extraProfiles = try Self.extraProfiles(options, discovery: discovery) + userProfilePaths
         let allPaths = Self.withExtraProfiles(files, extraProfiles, cwd: cwd)
         let parsed = options.virtualFiles?.parse(allPaths, limits: options.limits, cwd: cwd)
             ?? Self.parseAll(allPaths, limits: options.limits, maxTotalBytes: options.maxTotalBytes, jobs: options.workers)
         let byAbs = Self.profilesByAbsolutePath(allPaths, parsed, cwd: cwd)
         var findings = walk.findings(cwd: cwd)
-        var (profiles, documents) = Self.sortParsed(allPaths, parsed, findings: &findings, cwd: cwd)
+        // The home folder's profiles are the developer's, not the project's: one that cannot be
+        // read is not reported, and one that pairs with no unit is not named in the result.
+        let userProfiles = Set(userProfilePaths.map { Paths.absolute($0, cwd: cwd) })
+        var (profiles, documents) = Self.sortParsed(allPaths, parsed, findings: &findings, quiet: userProfiles, cwd: cwd)
 
         let lock: LockFile?
         do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
@@ -48,12 +52,19 @@ extension Linter {
                                                                             + (discovery?.namedProfiles ?? []), cwd: cwd),
                                     settings: options.settings)
         findings += options.setupFindings
+        if !userProfiles.isEmpty {
+            let paired = Set(units.compactMap { $0.profile.map { Paths.absolute($0.path, cwd: cwd) } })
+            profiles = profiles.filter { p in
+                let abs = Paths.absolute(p.path, cwd: cwd)
+                return !userProfiles.contains(abs) || paired.contains(abs)
+            }
+        }
         findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
         let omitted = max(0, findings.count - options.maxFindings)
         findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
-        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units)).sorted()
+        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + Self.unsignedProfileNotices(units)).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
         result.codeIndex = project.codeIndex
         return result
@@ -70,6 +81,19 @@ extension Linter {
             return Notice(message: "this file uses \(names), which no project read here sets (the build that signs it, CMake, Bazel, Tuist or a script, may): what is built from \(refs.count == 1 ? "it is" : "them is") not checked; give the values under `variables:` in .entitlint.yml to check it",
                           path: unit.entitlementsPath, line: first.location.line, column: first.location.column)
         }
+    }
+
+    /// For each profile a unit is paired with that is a bare property list (no CMS envelope: no
+    /// signature at all), one notice: its facts are used as written, not as Apple vouched for them.
+    static func unsignedProfileNotices(_ units: [SigningUnit]) -> [Notice] {
+        var seen = Set<String>()
+        var out: [Notice] = []
+        for unit in units {
+            guard let p = unit.profile, p.profile.envelope == .plainPlist, seen.insert(p.path).inserted else { continue }
+            out.append(Notice(message: "this profile is not signed (a bare property list, not Apple's signed envelope): its facts are used as written, though no device or upload would accept it",
+                              path: p.path))
+        }
+        return out
     }
 
     /// The built products among the inputs, for the artifact reader (none from a revision's files).
@@ -106,7 +130,7 @@ extension Linter {
             if let p = app.profile, let config = options.configuration { extraProfiles.append(config.resolve(p)) }
         }
         extraProfiles += try options.configuredProfiles()
-        extraProfiles += try options.profileFolderPaths(standard: discovery?.units.isEmpty == false)
+        extraProfiles += try options.profileFolderPaths()
         for p in extraProfiles where options.kind(p) == .missing {
             throw UsageError("no such profile: \(p)")
         }
@@ -132,7 +156,7 @@ extension Linter {
     }
 
     /// The parsed files as profiles and entitlements documents; a file that failed is a finding.
-    private static func sortParsed(_ paths: [String], _ parsed: [ParsedInput], findings: inout [Finding], cwd: String)
+    private static func sortParsed(_ paths: [String], _ parsed: [ParsedInput], findings: inout [Finding], quiet: Set<String> = [], cwd: String)
         -> (profiles: [ProfileFile], documents: [(path: String, shown: String, doc: PlistDocument)]) {
         var profiles: [ProfileFile] = []
         var documents: [(path: String, shown: String, doc: PlistDocument)] = []
@@ -140,6 +164,7 @@ extension Linter {
             let shown = Paths.display(path, cwd: cwd)
             switch result {
             case .failed(let reason, let loc):
+                if !quiet.isEmpty, quiet.contains(Paths.absolute(path, cwd: cwd)) { continue }
                 findings.append(Finding(rule: "parse-error", severity: .error,
                                         message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)",
                                         path: shown, line: loc.line, column: loc.column))

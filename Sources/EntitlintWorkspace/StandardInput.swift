@@ -68,7 +68,7 @@ extension Linter {
         }
         // The profiles kept for pairing, as for files on disk: config `profiles:` and `--profiles`.
         extraProfiles += try options.configuredProfiles()
-        extraProfiles += try options.profileFolderPaths(standard: false)
+        extraProfiles += try options.profileFolderPaths()
         var seen = Set<String>()
         extraProfiles = extraProfiles.filter { seen.insert(Paths.absolute($0, cwd: cwd)).inserted }
 

@@ -54,7 +54,7 @@ struct FactOptions: ParsableArguments {
     var profileFolders: [String] = []
 
     @Flag(name: .customLong("no-user-profiles"),
-          help: "Do not search the standard profile folders under the home folder (~/Library/MobileDevice/Provisioning Profiles, Xcode's UserData one).")
+          help: "Do not search the standard profile folders under the home folder (~/Library/MobileDevice/Provisioning Profiles, Xcode's UserData one); never searched when CI or GITHUB_ACTIONS is set.")
     var noUserProfiles = false
 
     var values: FactValues {

@@ -251,17 +251,51 @@ final class ConfinementTests: XCTestCase, WritesFixtures {
         XCTAssertTrue(r.stdout.contains("\(Self.marker).mobileprovision"), r.stdout + r.stderr)
     }
 
-    func testNoUserProfilesSkipsTheStandardFolders() throws {
+    /// A home folder whose standard profile folder holds a broken profile and one (bare XML, so
+    /// unsigned) that pairs with AppOne. Locally, the pairing one is used (its expiry reported, its
+    /// being unsigned said in a notice) and the broken one is not named anywhere: it is the
+    /// developer's, not the project's. With `--no-user-profiles`, or on CI (`CI` or
+    /// `GITHUB_ACTIONS` set), the folder is not searched at all.
+    func testUserProfilesArePairedLocallyAndNeverSearchedOnCI() throws {
         let l = try makeLayout()
         let home = l.top.appendingPathComponent("home")
         let folder = home.appendingPathComponent("Library/MobileDevice/Provisioning Profiles")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("not a profile".utf8).write(to: folder.appendingPathComponent("\(Self.marker).mobileprovision"))
-        let searched = try CLI.run(["lint"], in: l.repo, environment: ["HOME": home.path])
-        XCTAssertTrue(searched.stdout.contains("\(Self.marker).mobileprovision"), "the standard folder is searched by default:\n\(searched.stdout)")
-        let skipped = try CLI.run(["lint", "--no-user-profiles"], in: l.repo, environment: ["HOME": home.path])
+        try Data("not a profile \(Self.marker)".utf8).write(to: folder.appendingPathComponent("\(Self.marker).mobileprovision"))
+        let profile = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>Name</key><string>HomeProfile</string>
+            <key>UUID</key><string>11111111-2222-3333-4444-555555555555</string>
+            <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+            <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
+            <key>CreationDate</key><date>2019-01-01T00:00:00Z</date>
+            <key>ExpirationDate</key><date>2020-01-01T00:00:00Z</date>
+            <key>Platform</key><array><string>iOS</string></array>
+            <key>Entitlements</key><dict>
+            <key>application-identifier</key><string>ABCDE12345.com.example.AppOne</string>
+            <key>keychain-access-groups</key><array><string>ABCDE12345.*</string></array>
+            </dict></dict></plist>
+            """
+        try profile.write(to: folder.appendingPathComponent("Home.mobileprovision"), atomically: true, encoding: .utf8)
+        let local = ["HOME": home.path, "CI": "", "GITHUB_ACTIONS": ""]
+        let searched = try CLI.run(["lint"], in: l.repo, environment: local)
+        XCTAssertTrue(searched.stdout.contains("Home.mobileprovision") && searched.stdout.contains("[profile-expired]"), searched.stdout)
+        XCTAssertTrue(searched.stderr.contains("notice: this profile is not signed"), searched.stderr)
+        XCTAssertFalse(searched.stdout.contains(Self.marker) || searched.stderr.contains(Self.marker), searched.stdout + searched.stderr)
+        let report = try CLI.run(["report", "--format", "json"], in: l.repo, environment: local)
+        XCTAssertFalse(report.stdout.contains(Self.marker), report.stdout)
+
+        for environment in [local.merging(["CI": "true"]) { $1 }, local.merging(["GITHUB_ACTIONS": "true"]) { $1 }] {
+            for args in [["lint"], ["report", "--format", "json"]] {
+                let r = try CLI.run(args, in: l.repo, environment: environment)
+                XCTAssertFalse(r.stdout.contains("Home.mobileprovision") || r.stderr.contains("Home.mobileprovision"), "\(environment): \(r.stdout)\(r.stderr)")
+                XCTAssertFalse(r.stdout.contains(home.path) || r.stderr.contains(home.path), r.stdout + r.stderr)
+            }
+        }
+        let skipped = try CLI.run(["lint", "--no-user-profiles"], in: l.repo, environment: local)
         XCTAssertEqual(skipped.status, 0, skipped.stdout + skipped.stderr)
-        XCTAssertFalse(skipped.stdout.contains(Self.marker) || skipped.stderr.contains(Self.marker), skipped.stdout + skipped.stderr)
+        XCTAssertFalse(skipped.stdout.contains("Home.mobileprovision") || skipped.stderr.contains(Self.marker), skipped.stdout + skipped.stderr)
     }
 
     // MARK: - What messages quote
