@@ -21,6 +21,8 @@
 #                 a work tree under /dev/shm, else /tmp)
 #   source-scan   SourceScanner.scan, then StringResolver on what it found (first byte: even Swift,
 #                 odd Objective-C; the rest is the file)
+#   git-output    GitOutput's parsers of git's output (first byte: ls-tree, ls-files --stage, diff
+#                 --raw, cat-file --batch-check then --batch)
 #
 # How:
 #   - builds Tests/Fuzz once per call, release, `--sanitize=fuzzer --sanitize=address
@@ -40,6 +42,7 @@
 #       xcconfig      ../shared/projects/**/*.xcconfig, Examples/**/*.xcconfig, Tests/Fuzz/Seeds/xcconfig
 #       xcodegen      ../shared/projects/**/project.yml, Tests/Fuzz/Seeds/xcodegen
 #       glob, gitignore Tests/Fuzz/Seeds/glob, Tests/Fuzz/Seeds/gitignore
+#       git-output    Tests/Fuzz/Seeds/git-output (real git output, a selector byte in front)
 #       source-scan   ../shared/projects/**/*.{swift,m,mm,h} (a language byte put in front),
 #                     Tests/Fuzz/Seeds/source-scan
 #     plus every input already kept in Tests/Fuzz/Regressions/HARNESS;
@@ -52,7 +55,7 @@
 #     Tests/Fuzz/Regressions/HARNESS/ (named after its kind and SHA-1), where the regression tests
 #     of the matching test target run it through the parser on every `swift test`
 #     (PropertyListTests: xml-plist, binary-plist, openstep-plist; ProvisioningTests: cms-profile;
-#     EntitlintWorkspaceTests: yaml-config, glob, gitignore; XcodeProjectTests: openstep-plist through the
+#     EntitlintWorkspaceTests: yaml-config, glob, gitignore, git-output; XcodeProjectTests: openstep-plist through the
 #     project model, xcconfig, xcodegen; ArtifactsTests: macho, ipa; SourceCodeTests: source-scan), and
 #     exits 1.
 #
@@ -65,7 +68,7 @@ set -euo pipefail
 # shellcheck source=Scripts/preamble.sh
 . "$(dirname "$0")/preamble.sh"
 
-harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore source-scan)
+harnesses=(xml-plist binary-plist cms-profile yaml-config openstep-plist macho ipa xcconfig xcodegen glob gitignore source-scan git-output)
 scratch="$root/.build-fuzzers"
 corpus="$root/../shared/corpus"
 
@@ -100,6 +103,7 @@ executable() {
         glob) echo FuzzGlob ;;
         gitignore) echo FuzzGitIgnore ;;
         source-scan) echo FuzzSourceScan ;;
+        git-output) echo FuzzGitOutput ;;
     esac
 }
 
@@ -192,7 +196,7 @@ PY
         xcodegen)
             copy_seeds "$dest" corpus "$root/../shared/projects" -name 'project.yml'
             copy_seeds "$dest" seed Tests/Fuzz/Seeds/xcodegen ;;
-        macho|ipa|glob|gitignore)
+        macho|ipa|glob|gitignore|git-output)
             copy_seeds "$dest" seed "Tests/Fuzz/Seeds/$h" ;;
         source-scan)
             # The harness reads the first byte as the language: 0 for Swift, 1 for Objective-C.

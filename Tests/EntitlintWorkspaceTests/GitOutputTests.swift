@@ -1,5 +1,6 @@
 @testable import EntitlintWorkspace
 import Foundation
+import TestSupport
 import XCTest
 
 /// The git object ids computed here equal git's own, and the parsers of git's output read what
@@ -77,5 +78,28 @@ final class GitOutputTests: XCTestCase {
         XCTAssertNil(GitOutput.batch(Array("ab blob 3\nxyz".utf8), expected: [("ab", 3)]))
         XCTAssertNil(GitOutput.batch(good + [0x41], expected: [("ab", 3), ("cd", 0)]))
         XCTAssertNil(GitOutput.batch(good, expected: [("cd", 0), ("ab", 3)]))
+    }
+
+    /// The `git-output` fuzz harness's seeds (real git output, a selector byte in front) reach every
+    /// parser and parse to what git printed; what the harness kept (`Regressions/git-output`) parses
+    /// without a trap.
+    func testFuzzSeedsReachEveryParser() throws {
+        let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/git-output").map { ($0.name, Array($0.bytes.dropFirst())) })
+        XCTAssertEqual(try XCTUnwrap(seeds["ls-tree"]).isEmpty, false)
+        XCTAssertEqual(GitOutput.lsTree(try XCTUnwrap(seeds["ls-tree"])).map(\.path), ["App/A.entitlements", "B c.plist", "Link"])
+        XCTAssertEqual(GitOutput.lsFilesStage(try XCTUnwrap(seeds["ls-files-stage"])).map(\.mode), ["100644", "100644", "120000"])
+        XCTAssertEqual(GitOutput.rawDiff(try XCTUnwrap(seeds["diff-raw"])).map(\.path), ["App/A.entitlements"])
+        let batch = try XCTUnwrap(seeds["batch"])
+        let split = try XCTUnwrap(batch.indices.dropLast().first { batch[$0] == 0x0A && batch[$0 + 1] == 0x0A }) + 1
+        let expected: [(oid: String, size: Int)] = GitOutput.batchCheck(Array(batch[..<split])).compactMap {
+            if case .object(let oid, _, let size) = $0 { return (oid, size) }
+            return nil
+        }
+        XCTAssertEqual(expected.map(\.size), [2, 8])
+        let contents = try XCTUnwrap(GitOutput.batch(Array(batch[(split + 1)...]), expected: expected))
+        XCTAssertEqual(contents[expected[1].oid], Array("changed\n".utf8))
+        for (_, bytes) in try FuzzInputs.files("Regressions/git-output") {
+            _ = GitOutput.lsTree(bytes); _ = GitOutput.lsFilesStage(bytes); _ = GitOutput.rawDiff(bytes); _ = GitOutput.batchCheck(bytes)
+        }
     }
 }

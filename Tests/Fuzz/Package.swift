@@ -51,5 +51,8 @@ let package = Package(
         .executableTarget(name: "FuzzSourceScan", dependencies: [
             "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
         ]),
+        .executableTarget(name: "FuzzGitOutput", dependencies: [
+            "FuzzSupport", .product(name: "EntitlintKit", package: "Entitlint"),
+        ]),
     ]
 )
