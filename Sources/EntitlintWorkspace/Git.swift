@@ -162,9 +162,10 @@ public struct GitRepository: Sendable {
         return String(decoding: r.stdout, as: UTF8.self).hasPrefix("sha256") ? .sha256 : .sha1
     }
 
-    /// What reading one blob gave: its bytes, or why they were not read.
+    /// What reading one blob gave: its bytes (and its object id, when read from git: names that
+    /// share it hold the same bytes), or why they were not read.
     public enum Blob: Sendable, Hashable {
-        case bytes([UInt8])
+        case bytes([UInt8], oid: String?)
         case unreadable(String)
     }
 
@@ -187,7 +188,7 @@ public struct GitRepository: Sendable {
     /// revision). Their sizes are asked first (`git cat-file --batch-check`); a blob over
     /// `maxBytes`, or past what `budget` has left, is not read (`.unreadable`, saying which limit);
     /// the others are read with one `git cat-file --batch`, each object once however many names
-    /// share it. A name that names no blob (absent there, or an object a partial clone lacks:
+    /// share it, and charged to `budget` once. A name that names no blob (absent there, or an object a partial clone lacks:
     /// nothing is ever fetched) is `.unreadable` too.
     public func blobs(_ objectNames: [String], maxBytes: Int, budget: ReadBudget) throws(GitError) -> [String: Blob] {
         var out: [String: Blob] = [:]
@@ -215,9 +216,12 @@ public struct GitRepository: Sendable {
                 out[a.name] = .unreadable("\(FileReader.ReadError.tooLarge(limit: maxBytes)); it holds \(size) bytes")
                 continue
             }
-            guard budget.take(size) else { out[a.name] = .unreadable(FileReader.ReadError.overBudget.description); continue }
+            if !seen.contains(oid) {
+                guard budget.take(size) else { out[a.name] = .unreadable(FileReader.ReadError.overBudget.description); continue }
+                seen.insert(oid)
+                wanted.append((oid, size))
+            }
             oidOf[a.name] = oid
-            if seen.insert(oid).inserted { wanted.append((oid, size)) }
         }
         guard !wanted.isEmpty else { return out }
         var request: [UInt8] = []
@@ -226,7 +230,7 @@ public struct GitRepository: Sendable {
         let r = try Self.run(["cat-file", "--batch"], in: topLevel, input: request, limit: expected)
         guard r.status == 0 else { throw GitError("git cat-file failed: \(r.errorText)") }
         guard let contents = GitOutput.batch(r.stdout, expected: wanted) else { throw GitError("git cat-file --batch: unexpected output") }
-        for (name, oid) in oidOf { out[name] = contents[oid].map(Blob.bytes) ?? .unreadable(Self.noBlob) }
+        for (name, oid) in oidOf { out[name] = contents[oid].map { .bytes($0, oid: oid) } ?? .unreadable(Self.noBlob) }
         return out
     }
 

@@ -31,7 +31,7 @@ public final class VirtualFiles: @unchecked Sendable {
     /// In-memory files (for tests and library users).
     public convenience init(files: [String: [UInt8]], exclusive: Bool) {
         self.init(paths: Array(files.keys), exclusive: exclusive) { wanted in
-            .success(files.filter { wanted.contains($0.key) }.mapValues(GitRepository.Blob.bytes))
+            .success(files.filter { wanted.contains($0.key) }.mapValues { .bytes($0, oid: nil) })
         }
     }
 
@@ -102,7 +102,7 @@ public final class VirtualFiles: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             switch contents[abs] {
-            case .bytes(let b)?: return .success(b)
+            case .bytes(let b, _)?: return .success(b)
             case .unreadable(let why)?: return .failure(GitRepository.GitError(why))
             case nil: return .failure(GitRepository.GitError(GitRepository.noBlob))
             }
@@ -137,10 +137,12 @@ public final class VirtualFiles: @unchecked Sendable {
     }
 
     /// Parses `paths` (as given to the linter): those of the set from their bytes, the others
-    /// from the disk.
+    /// from the disk. Paths that share one git object (and one extension, which decides how the
+    /// bytes are read) are parsed once: many paths naming one large blob cost one parse.
     public func parse(_ paths: [String], limits: PlistLimits, cwd: String = Paths.currentDirectory()) -> [ParsedInput] {
         let absolutes = paths.map { Paths.absolute($0, cwd: cwd) }
         let batch = prefetch(absolutes)
+        var parsedObjects: [String: ParsedInput] = [:]
         return zip(paths, absolutes).map { path, abs in
             guard pathSet.contains(abs) else { return Linter.parse(path: path, limits: limits) }
             if case .failure(let e) = batch {
@@ -149,16 +151,21 @@ public final class VirtualFiles: @unchecked Sendable {
             lock.lock()
             let blob = contents[abs]
             lock.unlock()
-            let bytes: [UInt8]
+            let bytes: [UInt8], oid: String?
             switch blob {
-            case .bytes(let b)?: bytes = b
+            case .bytes(let b, let id)?: (bytes, oid) = (b, id)
             case .unreadable(let why)?: return .failed(reason: "cannot read the file from git: \(why)", location: .unknown)
             case nil: return .failed(reason: "cannot read the file from git: \(GitRepository.noBlob)", location: .unknown)
             }
             guard bytes.count <= limits.maxBytes else {
                 return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
             }
-            return Linter.parse(bytes: bytes, path: path, limits: limits)
+            guard let oid else { return Linter.parse(bytes: bytes, path: path, limits: limits) }
+            let key = oid + "/" + Linter.ext(path) + (Linter.isProfilePath(path) ? "/profile" : "")
+            if let known = parsedObjects[key] { return known }
+            let parsed = Linter.parse(bytes: bytes, path: path, limits: limits)
+            parsedObjects[key] = parsed
+            return parsed
         }
     }
 }

@@ -143,27 +143,47 @@ final class GitHostileRepositoryTests: XCTestCase {
         XCTAssertFalse(ok.stdout.contains("cannot read this file"), ok.stdout)
     }
 
-    /// Many staged paths share one large blob: sizes are asked first, each path is charged to
-    /// the run's `--max-total-bytes` before anything is read, and the paths past it are findings
-    /// (never skipped). The blob is read once: git prints it once (checked through the reader's
-    /// own accounting: `GitRepository.blobs` asks `cat-file --batch` for each object once).
-    func testManyPathsSharingABlobAreChargedToTheRunBudget() throws {
+    /// Staged files of 200 KB each: their sizes are asked first and each blob is charged to the
+    /// run's `--max-total-bytes` before anything is read; the paths past it are findings (never
+    /// skipped).
+    func testStagedBlobsAreChargedToTheRunBudgetBeforeTheyAreRead() throws {
         let (_, repo) = try repository()
-        let body = CLI.entitlements(["$(AppIdentifierPrefix)com.example.App"]) + "<!--" + String(repeating: "y", count: 200_000) + "-->\n"
-        for i in 0..<12 { try write(body, repo.appendingPathComponent("Many/A\(i).entitlements")) }
+        for i in 0..<12 {
+            let body = CLI.entitlements(["$(AppIdentifierPrefix)com.example.App"]) + "<!--\(i)" + String(repeating: "y", count: 200_000) + "-->\n"
+            try write(body, repo.appendingPathComponent("Many/A\(i).entitlements"))
+        }
         try git(["add", "Many"], in: repo)
         let r = try CLI.run(["lint", "--staged", "--max-total-bytes", "1000000"], in: repo, environment: Self.environment)
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
         let refused = r.stdout.components(separatedBy: "\n").filter { $0.contains("the run reached its limit of bytes read in total") }
-        // 1,000,000 bytes hold 4 of the 200 KB files; the other 8 are each a finding.
+        // 1,000,000 bytes hold 4 of the 200 KB blobs; the other 8 paths are each a finding.
         XCTAssertEqual(refused.count, 8, r.stdout)
         XCTAssertTrue(r.stdout.contains("12 files checked"), r.stdout)
+    }
+
+    /// Many paths share one blob: it is read once, charged to the budget once, and every path is
+    /// linted (a budget of one blob's size is enough for all of them).
+    func testManyPathsSharingABlobAreReadAndChargedOnce() throws {
+        let (_, repo) = try repository()
+        let body = CLI.entitlements(["$(AppIdentifierPrefix)*"]) + "<!--" + String(repeating: "y", count: 200_000) + "-->\n"
+        for i in 0..<12 { try write(body, repo.appendingPathComponent("Many/A\(i).entitlements")) }
+        try git(["add", "Many"], in: repo)
+        let r = try CLI.run(["lint", "--staged", "--max-total-bytes", "\(body.utf8.count)"], in: repo, environment: Self.environment)
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertFalse(r.stdout.contains("limit of bytes read in total"), r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "\n").filter { $0.contains("[wildcard-access-group]") }.count, 12, r.stdout)
 
         let top = try GitRepository.open(at: repo.path)
         let names = (0..<12).map { ":Many/A\($0).entitlements" }
-        let blobs = try top.blobs(names, maxBytes: 1 << 20, budget: .init(bytes: 1 << 30))
+        let budget = GitRepository.ReadBudget(bytes: body.utf8.count)
+        let blobs = try top.blobs(names, maxBytes: 1 << 20, budget: budget)
         XCTAssertEqual(Set(blobs.values).count, 1, "one blob for every name")
-        if case .bytes(let b)? = blobs[names[0]] { XCTAssertEqual(b.count, body.utf8.count) } else { XCTFail("\(String(describing: blobs[names[0]]))") }
+        guard case .bytes(let b, let oid)? = blobs[names[0]] else { return XCTFail("\(String(describing: blobs[names[0]]))") }
+        XCTAssertEqual(b.count, body.utf8.count)
+        XCTAssertEqual(oid?.count, 40)
+        // The budget was charged exactly one blob: nothing is left for another byte.
+        XCTAssertEqual(try top.blobs([":App.entitlements"], maxBytes: 1 << 20, budget: budget)[":App.entitlements"],
+                       .unreadable(FileReader.ReadError.overBudget.description))
     }
 
     /// A file that was a symlink and is now a regular file (git status `T`) is linted by
