@@ -8,7 +8,7 @@
 # How: each family is one script in Scripts/hostile/ (sourced in turn, in name order). A family
 # writes its inputs into its own temporary folder ($work/FAMILY, removed on exit) and calls
 # `measure NAME -- COMMAND...` for each case: the command runs under /usr/bin/time; its wall
-# time and peak resident memory are printed as `NAME: S s, M MiB, exit N`, and a case over
+# time, CPU time and peak resident memory are printed, with the exit status, and a case over
 # 5 s or 1 GiB, or killed by a signal (exit >= 128), fails the script. Exit statuses 0, 1 and 2
 # are the linter's own answers (clean, findings, usage) and are accepted; a family may check
 # the output further with `expect_output NAME PATTERN` (a grep -E pattern on the last case's
@@ -43,15 +43,17 @@ measure() {
     local name=$1; shift
     [ "$1" = "--" ] && shift
     local stats="$work/.time" out="$work/.out" status=0
-    /usr/bin/time -f "%e %M" -o "$stats" "$@" >"$out" 2>&1 || status=$?
+    /usr/bin/time -f "%e %M %U %S" -o "$stats" "$@" >"$out" 2>&1 || status=$?
     last_output="$out"
-    local seconds kib
-    read -r seconds kib < <(tail -n 1 "$stats")
+    local seconds kib user system
+    read -r seconds kib user system < <(tail -n 1 "$stats")
+    local cpu
+    cpu=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }')
     local mib=$((kib / 1024)) verdict=ok
     if [ "$status" -ge 128 ] || [ "$status" -gt 2 ]; then verdict="FAILED (exit $status)"; fi
     if awk -v s="$seconds" -v m="$max_seconds" 'BEGIN { exit !(s > m) }'; then verdict="FAILED (over ${max_seconds} s)"; fi
     if [ "$kib" -gt "$max_kib" ]; then verdict="FAILED (over 1 GiB)"; fi
-    printf '%-58s %6s s %6s MiB  exit %-3s %s\n' "$name" "$seconds" "$mib" "$status" "$verdict"
+    printf '%-58s %6s s (cpu %6s s) %6s MiB  exit %-3s %s\n' "$name" "$seconds" "$cpu" "$mib" "$status" "$verdict"
     [ "$verdict" = ok ] || fail "$name"
 }
 

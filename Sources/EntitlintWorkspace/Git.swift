@@ -227,7 +227,7 @@ public struct GitRepository: Sendable {
         var request: [UInt8] = []
         for w in wanted { request += Array(w.oid.utf8) + [0x0A] }
         let expected = wanted.reduce(0) { $0 + $1.size + $1.oid.utf8.count + 40 }
-        let r = try Self.run(["cat-file", "--batch"], in: topLevel, input: request, limit: expected)
+        let r = try Self.run(["cat-file", "--batch"], in: topLevel, input: request, limit: expected, expected: expected)
         guard r.status == 0 else { throw GitError("git cat-file failed: \(r.errorText)") }
         guard let contents = GitOutput.batch(r.stdout, expected: wanted) else { throw GitError("git cat-file --batch: unexpected output") }
         for (name, oid) in oidOf { out[name] = contents[oid].map { .bytes($0, oid: oid) } ?? .unreadable(Self.noBlob) }
@@ -297,8 +297,10 @@ public struct GitRepository: Sendable {
     /// Runs `git ARGUMENTS` in `directory`, hardened, without a shell, feeding `input` on standard
     /// input. Standard output is read as it comes, and git is stopped as soon as it passes `limit`
     /// bytes (an error); standard error keeps its first 64 KiB.
+    /// `expected`: the output's size when known (a `cat-file --batch` of known sizes), reserved up
+    /// front so that reading it never holds two copies.
     public static func run(_ arguments: [String], in directory: String, input: [UInt8]? = nil, limit: Int = 1 << 20,
-                           readsHooksPath: Bool = false) throws(GitError) -> Output {
+                           expected: Int = 0, readsHooksPath: Bool = false) throws(GitError) -> Output {
         guard let git = executable() else { throw GitError("git is not installed (no `git` on PATH)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: git)
@@ -331,7 +333,7 @@ public struct GitRepository: Sendable {
             try? writer.close()
         }
         var overflowed = false
-        let out = readBounded(stdout.fileHandleForReading.fileDescriptor, limit: limit) {
+        let out = readBounded(stdout.fileHandleForReading.fileDescriptor, limit: limit, reserve: expected) {
             overflowed = true
             process.terminate()
         }
@@ -343,8 +345,9 @@ public struct GitRepository: Sendable {
 
     /// Reads `fd` to its end, keeping at most its first `limit` bytes; past that, calls
     /// `onOverflow` once and keeps draining (so the writer is not blocked) without storing.
-    static func readBounded(_ fd: Int32, limit: Int, onOverflow: () -> Void) -> [UInt8] {
+    static func readBounded(_ fd: Int32, limit: Int, reserve: Int = 0, onOverflow: () -> Void) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(min(reserve, limit))
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var over = false
         while true {

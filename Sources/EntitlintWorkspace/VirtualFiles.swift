@@ -136,37 +136,60 @@ public final class VirtualFiles: @unchecked Sendable {
         }.sorted { $0.path < $1.path }
     }
 
+    /// Paths read from git at a time by `parse`: their bytes are dropped once parsed, so that the
+    /// bytes held at once stay near `parseChunk` files (16 of the largest allowed, 256 MiB, by
+    /// default), whatever `max-total-bytes` allows in all.
+    static let parseChunk = 16
+
     /// Parses `paths` (as given to the linter): those of the set from their bytes, the others
     /// from the disk. Paths that share one git object (and one extension, which decides how the
-    /// bytes are read) are parsed once: many paths naming one large blob cost one parse.
+    /// bytes are read) are parsed once: many paths naming one large blob cost one parse. The set's
+    /// files are read `parseChunk` at a time and their bytes dropped once parsed (a later
+    /// `bytes(_:)` for one reads it again).
     public func parse(_ paths: [String], limits: PlistLimits, cwd: String = Paths.currentDirectory()) -> [ParsedInput] {
         let absolutes = paths.map { Paths.absolute($0, cwd: cwd) }
-        let batch = prefetch(absolutes)
+        var out = [ParsedInput](repeating: .failed(reason: "", location: .unknown), count: paths.count)
         var parsedObjects: [String: ParsedInput] = [:]
-        return zip(paths, absolutes).map { path, abs in
-            guard pathSet.contains(abs) else { return Linter.parse(path: path, limits: limits) }
-            if case .failure(let e) = batch {
-                return .failed(reason: "cannot read the file from git: \(e)", location: .unknown)
+        let inSet = paths.indices.filter { pathSet.contains(absolutes[$0]) }
+        for i in paths.indices where !pathSet.contains(absolutes[i]) { out[i] = Linter.parse(path: paths[i], limits: limits) }
+        var start = 0
+        while start < inSet.count {
+            let chunk = inSet[start..<min(start + Self.parseChunk, inSet.count)]
+            start = chunk.endIndex
+            let batch = prefetch(chunk.map { absolutes[$0] })
+            for i in chunk {
+                out[i] = parseOne(paths[i], absolutes[i], batch: batch, limits: limits, parsedObjects: &parsedObjects)
             }
             lock.lock()
-            let blob = contents[abs]
+            for i in chunk { if case .bytes? = contents[absolutes[i]] { contents[absolutes[i]] = nil } }
             lock.unlock()
-            let bytes: [UInt8], oid: String?
-            switch blob {
-            case .bytes(let b, let id)?: (bytes, oid) = (b, id)
-            case .unreadable(let why)?: return .failed(reason: "cannot read the file from git: \(why)", location: .unknown)
-            case nil: return .failed(reason: "cannot read the file from git: \(GitRepository.noBlob)", location: .unknown)
-            }
-            guard bytes.count <= limits.maxBytes else {
-                return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
-            }
-            guard let oid else { return Linter.parse(bytes: bytes, path: path, limits: limits) }
-            let key = oid + "/" + Linter.ext(path) + (Linter.isProfilePath(path) ? "/profile" : "")
-            if let known = parsedObjects[key] { return known }
-            let parsed = Linter.parse(bytes: bytes, path: path, limits: limits)
-            parsedObjects[key] = parsed
-            return parsed
         }
+        return out
+    }
+
+    private func parseOne(_ path: String, _ abs: String, batch: Result<Void, GitRepository.GitError>, limits: PlistLimits,
+                          parsedObjects: inout [String: ParsedInput]) -> ParsedInput {
+        if case .failure(let e) = batch {
+            return .failed(reason: "cannot read the file from git: \(e)", location: .unknown)
+        }
+        lock.lock()
+        let blob = contents[abs]
+        lock.unlock()
+        let bytes: [UInt8], oid: String?
+        switch blob {
+        case .bytes(let b, let id)?: (bytes, oid) = (b, id)
+        case .unreadable(let why)?: return .failed(reason: "cannot read the file from git: \(why)", location: .unknown)
+        case nil: return .failed(reason: "cannot read the file from git: \(GitRepository.noBlob)", location: .unknown)
+        }
+        guard bytes.count <= limits.maxBytes else {
+            return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
+        }
+        guard let oid else { return Linter.parse(bytes: bytes, path: path, limits: limits) }
+        let key = oid + "/" + Linter.ext(path) + (Linter.isProfilePath(path) ? "/profile" : "")
+        if let known = parsedObjects[key] { return known }
+        let parsed = Linter.parse(bytes: bytes, path: path, limits: limits)
+        parsedObjects[key] = parsed
+        return parsed
     }
 }
 
