@@ -57,8 +57,9 @@ public struct ProjectExampleUnit: Sendable, Hashable {
 
 extension RuleExample {
     /// An example made of several units of one project (for project rules).
-    public static func project(_ units: [ProjectExampleUnit], comment: String? = nil) -> RuleExample {
-        var example = RuleExample(units.first?.entitlements ?? "", comment: comment)
+    public static func project(_ units: [ProjectExampleUnit], comment: String? = nil,
+                               file: String = #filePath, line: Int = #line) -> RuleExample {
+        var example = RuleExample(units.first?.entitlements ?? "", comment: comment, file: file, line: line)
         example.project = units
         return example
     }

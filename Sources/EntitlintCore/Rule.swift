@@ -38,6 +38,10 @@ public struct RuleExample: Sendable, Hashable {
     public var settings: [String: String] = [:]
     /// When true, the example's file lies in a project's folders and no target signs with it.
     public var unused = false
+    /// Where the example is written (the rule's source file and line, filled in by the
+    /// initialisers' defaults), so that a failing example is reported at its own line.
+    public var sourceFile: String
+    public var sourceLine: Int
 
     /// The built product of an example.
     public struct Built: Sendable, Hashable {
@@ -59,8 +63,11 @@ public struct RuleExample: Sendable, Hashable {
 
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
                 lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil,
-                settings: [String: String] = [:], unused: Bool = false, locked: [String: LockFile.Entry] = [:]) {
+                settings: [String: String] = [:], unused: Bool = false, locked: [String: LockFile.Entry] = [:],
+                file: String = #filePath, line: Int = #line) {
         self.entitlements = entitlements
+        self.sourceFile = file
+        self.sourceLine = line
         self.locked = locked
         self.settings = settings
         self.unused = unused

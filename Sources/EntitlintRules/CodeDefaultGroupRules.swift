@@ -28,7 +28,8 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
 
     /// The examples' project: an app that saves its session without an access group, its
     /// keychain groups `appGroups` in that order, and a widget that lists the shared group.
-    static func sessionProject(appGroups: [String], marked: Bool, comment: String) -> RuleExample {
+    static func sessionProject(appGroups: [String], marked: Bool, comment: String,
+                               file: String = #filePath, line: Int = #line) -> RuleExample {
         let list = appGroups.map { "\t<string>$(AppIdentifierPrefix)\($0)</string>" }.joined(separator: "\n")
         return .project([
             ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
@@ -44,7 +45,7 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
             ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
                                entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                                sources: [:]),
-        ], comment: comment)
+        ], comment: comment, file: file, line: line)
     }
 
     func check(project units: [UnitContext]) -> [Finding] {

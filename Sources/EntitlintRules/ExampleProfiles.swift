@@ -7,16 +7,18 @@ extension RuleExample {
     /// keys of the profile (`↓` may mark the finding there); `built` reads the unit from a built
     /// product.
     static func signed(_ entitlements: String, bundleID: String = "com.example.AppOne", allowing: String = "",
-                       comment: String? = nil, profile: String? = nil, built: Built? = nil) -> RuleExample {
+                       comment: String? = nil, profile: String? = nil, built: Built? = nil,
+                       file: String = #filePath, line: Int = #line) -> RuleExample {
         let appID = "<key>application-identifier</key>\n<string>ABCDE12345.\(bundleID)</string>"
         return RuleExample(entitlements, bundleID: bundleID, teamID: "ABCDE12345",
                            profileEntitlements: allowing.isEmpty ? appID : appID + "\n" + allowing,
-                           comment: comment, profile: profile, built: built)
+                           comment: comment, profile: profile, built: built, file: file, line: line)
     }
 
     /// An example of a profile checked on its own merits (dates, certificates, its DER copy): a
     /// `signed` example whose entitlements file is empty.
-    static func profileOnly(_ profile: String, bundleID: String = "com.example.AppOne", comment: String? = nil) -> RuleExample {
-        signed("", bundleID: bundleID, comment: comment, profile: profile)
+    static func profileOnly(_ profile: String, bundleID: String = "com.example.AppOne", comment: String? = nil,
+                            file: String = #filePath, line: Int = #line) -> RuleExample {
+        signed("", bundleID: bundleID, comment: comment, profile: profile, file: file, line: line)
     }
 }

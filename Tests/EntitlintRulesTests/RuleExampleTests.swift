@@ -3,8 +3,8 @@ import EntitlintCore
 import PropertyList
 @testable import EntitlintRules
 
-/// Every rule's examples are its tests: triggering examples must produce findings exactly at
-/// their `↓` markers, non-triggering ones none.
+/// The catalogue of rules and what every rule carries (examples of both kinds, citations, fresh
+/// pages); the examples run as tests of their own rule in `RuleExampleCases`.
 final class RuleExampleTests: XCTestCase {
     func testCatalogueHasEveryRuleInOrder() {
         let ids = RuleRegistry.descriptions.map(\.id)
@@ -36,38 +36,15 @@ final class RuleExampleTests: XCTestCase {
         }
     }
 
-    func testTriggeringExamplesFindAtTheMarkers() {
-        for rule in RuleRegistry.all {
-            let d = type(of: rule).description
-            for (i, ex) in d.triggering.enumerated() {
-                let prepared = RuleExampleRunner.prepare(ex)
-                let findings = RuleExampleRunner.run(rule, on: ex)
-                XCTAssertFalse(prepared.markers.isEmpty && prepared.profileMarkers.isEmpty && prepared.projectMarkers.isEmpty,
-                               "\(d.id) triggering example \(i) has no ↓ marker")
-                XCTAssertFalse(findings.isEmpty, "\(d.id) triggering example \(i) found nothing:\n\(prepared.text)")
-                // Markers in the entitlements are findings in Example.entitlements, markers in the
-                // profile findings in Example.mobileprovision (sorted by path, then position).
-                let got = findings.map { "\($0.path):\($0.line):\(d.id == "parse-error" ? 0 : $0.column)" }
-                let want = prepared.markers.map { "\(RuleExampleRunner.entitlementsPath):\($0.line):\(d.id == "parse-error" ? 0 : $0.column)" }
-                    + prepared.profileMarkers.map { "\(RuleExampleRunner.profilePath):\($0.line):\($0.column)" }
-                    + prepared.projectMarkers.map { "\($0.path):\($0.location.line):\($0.location.column)" }
-                XCTAssertEqual(got, want, "\(d.id) triggering example \(i): findings \(findings.map(\.message))")
-                for f in findings {
-                    // A rule may report a finding below its default severity (certificate-expired
-                    // warns when only some certificates expired), never above.
-                    XCTAssertLessThanOrEqual(f.severity, d.severity)
-                    XCTAssertFalse(f.message.isEmpty)
-                }
-            }
-        }
-    }
-
-    func testNonTriggeringExamplesFindNothing() {
-        for rule in RuleRegistry.all {
-            let d = type(of: rule).description
-            for (i, ex) in d.nonTriggering.enumerated() {
-                let findings = RuleExampleRunner.run(rule, on: ex)
-                XCTAssertEqual(findings, [], "\(d.id) non-triggering example \(i)")
+    /// The examples themselves run one test case per rule (`RuleExampleCases`), each failure at
+    /// the example's own line: every example knows where it is written, in a rule's source file.
+    func testEveryExampleKnowsItsSourceLine() throws {
+        for d in RuleRegistry.descriptions {
+            for ex in d.triggering + d.nonTriggering {
+                XCTAssertTrue(ex.sourceFile.contains("/Sources/EntitlintRules/"), "\(d.id): \(ex.sourceFile)")
+                XCTAssertFalse(ex.sourceFile.hasSuffix("ExampleProfiles.swift"), "\(d.id): the helper's line, not the example's")
+                let lines = try String(contentsOfFile: ex.sourceFile, encoding: .utf8).components(separatedBy: "\n")
+                XCTAssertTrue(ex.sourceLine >= 1 && ex.sourceLine <= lines.count, "\(d.id): line \(ex.sourceLine)")
             }
         }
     }
