@@ -5,10 +5,14 @@ extension Linter {
     public static let unusedSuppressionID = "unused-suppression"
 
     /// Rules whose directives are reported when they suppress nothing: those that judge a file
-    /// on its own (`factFreeRules`), so that finding nothing in this run means finding nothing in
-    /// any run. A rule that needs a fact (a profile, the project, the lock, the code) may be
-    /// silent only because this run lacks it: its directives are never called unused.
-    static let unusedCheckedRules = factFreeRules.subtracting(["parse-error", "unused-entitlements-file"])
+    /// on its own (`RuleDescription.readsOnlyTheFile`), so that finding nothing in this run means
+    /// finding nothing in any run; not those about the file as a whole (it cannot be parsed, it is
+    /// unused), which no directive inside it can be about. A rule that needs a fact (a profile,
+    /// the project, the lock, the code) may be silent only because this run lacks it: its
+    /// directives are never called unused.
+    var unusedCheckedRules: Set<String> {
+        Set(rules.map { type(of: $0).description }.filter { $0.readsOnlyTheFile && !Self.deadFileRules.contains($0.id) }.map(\.id))
+    }
 
     /// The entitlements documents of `units` by path as shown, for their directives: files read
     /// from source, not a built product's signature.
@@ -50,11 +54,13 @@ extension Linter {
         guard let unusedRule = rules.first(where: { type(of: $0).description.id == Self.unusedSuppressionID }),
               enabled.contains(Self.unusedSuppressionID) else { return kept.sorted() }
         let known = Set(rules.map { type(of: $0).description.id })
+        let checked = unusedCheckedRules
         var reported: [Finding] = []
         for (path, set) in sets where !ignored(path).contains(Self.unusedSuppressionID) {
             let inEffect = enabled.subtracting(ignored(path))
             for (i, d) in set.directives.enumerated() {
-                let problems = Self.problems(of: d, covered: set.covered[i], used: used[path]?[i] ?? [], known: known, inEffect: inEffect)
+                let problems = Self.problems(of: d, covered: set.covered[i], used: used[path]?[i] ?? [], known: known,
+                                             inEffect: inEffect.intersection(checked))
                 guard !problems.isEmpty else { continue }
                 reported.append(Finding(rule: Self.unusedSuppressionID, severity: type(of: unusedRule).description.severity,
                                         message: "entitlint:\(d.command) \(problems.joined(separator: "; "))",
@@ -72,7 +78,8 @@ extension Linter {
     }
 
     /// What is wrong with one directive, each as a phrase; empty when every rule it names
-    /// suppressed something or cannot be judged in this run.
+    /// suppressed something or cannot be judged in this run. `inEffect`: the rules whose unused
+    /// directives are reported here (enabled, not ignored for the file, judging the file alone).
     static func problems(of d: SuppressionDirective, covered: ClosedRange<Int>?, used: Set<String>, known: Set<String>,
                          inEffect: Set<String>) -> [String] {
         guard d.scope != nil else {
@@ -92,7 +99,7 @@ extension Linter {
                 problems.append("names an unknown rule '\(shown)'\(Suggestion.hint(for: id, in: known.sorted())) (see `entitlint rules`)")
             } else if id == "parse-error" {
                 problems.append("names parse-error, which no directive suppresses (a file that does not parse has no directives)")
-            } else if !used.contains(id), inEffect.contains(id), unusedCheckedRules.contains(id) {
+            } else if !used.contains(id), inEffect.contains(id) {
                 unused.append(id)
             }
         }

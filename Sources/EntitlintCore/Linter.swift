@@ -19,16 +19,9 @@ public struct Linter: Sendable {
     public static let entitlementsExtensions: Set<String> = ["entitlements", "xcent"]
     public static let profileExtensions: Set<String> = ["mobileprovision", "provisionprofile"]
 
-    /// The rules that check an entitlements file on its own, needing no bundle ID, team, profile,
-    /// platform or build setting: the only ones run on a file no target uses.
     /// The rules that check a dead entitlements file (inside a project's folders, used by no
     /// target and named by no setting): that it cannot be parsed, and that it is unused.
     public static let deadFileRules: Set<String> = ["parse-error", "unused-entitlements-file"]
-
-    public static let factFreeRules: Set<String> = [
-        "parse-error", "wildcard-access-group", "empty-access-group", "non-string-access-group", "double-prefix",
-        "duplicate-key", "duplicate-access-group", "comment-in-plist", "der-unencodable-value", "unused-entitlements-file",
-    ]
 
     /// The first `limit` of `sorted` (in report order), then, when some are left out, one more
     /// finding that says how many, at the first one left out, with the highest severity of

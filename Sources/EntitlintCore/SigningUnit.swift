@@ -31,7 +31,7 @@ public struct SigningUnit: Sendable, Hashable {
     public var variables: [String: String]
     /// An entitlements file inside a project's folders that no target of the project signs with:
     /// its bundle ID, team and variables cannot be known, so only the rules that need no facts
-    /// check it (`Linter.factFreeRules`).
+    /// check it (`RuleDescription.readsOnlyTheFile`).
     public var isUnused = false
     /// With `isUnused`: a build setting names the file as a choice (a variant picked by another
     /// setting, by a per-developer file, or through a variable), so it is not left over; its facts

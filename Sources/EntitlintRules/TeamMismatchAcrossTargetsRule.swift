@@ -5,6 +5,7 @@ import EntitlintCore
 struct TeamMismatchAcrossTargetsRule: ProjectRule {
     static let description = RuleDescription(
         id: "team-mismatch-across-targets", severity: .error,
+        category: .project, readsOnlyTheFile: false, precision: .high,
         summary: "Targets that claim the same group but have different teams or App ID prefixes, so they can never share it.",
         rationale: """
         Keychain items cannot move between teams: a keychain access group is `PREFIX.name`, and the prefix is the \

@@ -4,6 +4,7 @@ import EntitlintCore
 struct TeamPrefixMismatchRule: Rule {
     static let description = RuleDescription(
         id: "team-prefix-mismatch", severity: .error,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high,
         summary: "An access group, application-identifier or team-identifier whose prefix is not the unit's App ID prefix / Team ID.",
         rationale: """
         Keychain items cannot move between teams: every keychain group of an app must start with that app's App ID \

@@ -210,8 +210,8 @@ extension Linter {
                 var found: [Finding] = []
                 // A dead file (no target uses it, nothing names it) gets the one finding that says
                 // so: what else it holds is nobody's problem. A variant gets the rules that need no facts.
-                let allowed = unit.isVariant ? Self.factFreeRules : Self.deadFileRules
-                for rule in self.rules where !unit.isUnused || allowed.contains(type(of: rule).description.id) {
+                for rule in self.rules where !unit.isUnused
+                    || (unit.isVariant ? type(of: rule).description.readsOnlyTheFile : Self.deadFileRules.contains(type(of: rule).description.id)) {
                     // Most rules find nothing: appending their empty array still made a new
                     // buffer for `found` every time.
                     let result = rule.check(context)

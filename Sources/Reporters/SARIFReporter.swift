@@ -142,13 +142,15 @@ public struct SARIFReporter: Reporter {
 
     static func log(for report: Report) -> Log {
         // Every enabled rule, then any rule a finding names that the run did not list (a library
-        // caller passing no rules), so every result has a descriptor to point at.
+        // caller passing no rules), so every result has a descriptor to point at; such a rule's
+        // metadata is not known here, so it is described as reading stated facts (`high`).
         var rules = report.rules
         var index: [String: Int] = [:]
         for (i, r) in rules.enumerated() where index[r.id] == nil { index[r.id] = i }
         for f in report.findings where index[f.rule] == nil {
             index[f.rule] = rules.count
-            rules.append(RuleDescription(id: f.rule, severity: f.severity, summary: f.rule, rationale: f.rule, triggering: [], nonTriggering: []))
+            rules.append(RuleDescription(id: f.rule, severity: f.severity, category: .entitlements, readsOnlyTheFile: false, precision: .high,
+                                         summary: f.rule, rationale: f.rule, triggering: [], nonTriggering: []))
         }
 
         let fingerprints = Fingerprint.of(report.findings) { report.repositoryPath($0.path) }
@@ -190,7 +192,7 @@ public struct SARIFReporter: Reporter {
                    helpUri: SARIFRuleProperties.helpURI(d.id),
                    help: Help(text: helpText(d), markdown: helpMarkdown(d)),
                    defaultConfiguration: Configuration(level: level(d.severity)),
-                   properties: SARIFRuleProperties.properties(d.id, severity: d.severity))
+                   properties: SARIFRuleProperties.properties(d, severity: d.severity))
     }
 
     /// `wildcard-access-group` -> `WildcardAccessGroup` (SARIF's convention for `name`).

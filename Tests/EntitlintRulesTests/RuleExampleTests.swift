@@ -36,6 +36,31 @@ final class RuleExampleTests: XCTestCase {
         }
     }
 
+    /// What the engine and SARIF read about a rule is in its description, and consistent: a rule
+    /// that reads only the file is the most precise kind, a code rule the least; scores are CVSS
+    /// numbers; the ids the engine still names by string are rules of the catalogue.
+    func testEveryRulesMetadataIsConsistent() {
+        let ids = Set(RuleRegistry.descriptions.map(\.id))
+        for d in RuleRegistry.descriptions {
+            if d.readsOnlyTheFile { XCTAssertEqual(d.precision, .veryHigh, d.id) }
+            if d.category == .code { XCTAssertEqual(d.precision, .medium, d.id); XCTAssertFalse(d.readsOnlyTheFile, d.id) }
+            if d.category == .project, !d.readsOnlyTheFile { XCTAssertNotEqual(d.precision, .veryHigh, "\(d.id): a project rule reads more than the file") }
+            if let score = d.securityScore {
+                let value = Double(score)
+                XCTAssertNotNil(value, d.id)
+                XCTAssertTrue((0...10).contains(value ?? -1), d.id)
+            }
+            XCTAssertFalse(d.canFix, "\(d.id) says it can fix, and no rule offers fixes yet")
+        }
+        XCTAssertTrue(Linter.deadFileRules.isSubset(of: ids))
+        XCTAssertTrue(ids.contains(Linter.unusedSuppressionID))
+        // The engine's sets, read from the descriptions.
+        XCTAssertEqual(Set(RuleRegistry.descriptions.filter(\.readsOnlyTheFile).map(\.id)),
+                       ["parse-error", "wildcard-access-group", "empty-access-group", "non-string-access-group", "double-prefix",
+                        "duplicate-key", "duplicate-access-group", "comment-in-plist", "der-unencodable-value", "unused-entitlements-file"])
+        XCTAssertEqual(Set(RuleRegistry.descriptions.filter { $0.category == .tool }.map(\.id)), ["parse-error", "unused-suppression"])
+    }
+
     /// The examples themselves run one test case per rule (`RuleExampleCases`), each failure at
     /// the example's own line: every example knows where it is written, in a rule's source file.
     func testEveryExampleKnowsItsSourceLine() throws {
