@@ -75,9 +75,9 @@ public enum RunnerCommandParser {
         var properties: [String: String] = [:]
         if let space {
             let rest = String(String.UnicodeScalarView(info[(space + 1)...])).trimmingSpaces()
-            for pair in rest.split(separator: ",", omittingEmptySubsequences: true) {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: true)
-                if kv.count == 2 { properties[String(kv[0])] = unescape(String(kv[1]), ["%0D": "\r", "%0A": "\n", "%3A": ":", "%2C": ",", "%25": "%"]) }
+            for pair in split(rest, at: ",") {
+                let kv = split(pair, at: "=", maxSplits: 1)
+                if kv.count == 2 { properties[kv[0]] = unescape(kv[1], ["%0D": "\r", "%0A": "\n", "%3A": ":", "%2C": ",", "%25": "%"]) }
             }
         }
         let data = unescape(String(String.UnicodeScalarView(trimmed[(end + 2)...])), ["%0D": "\r", "%0A": "\n", "%25": "%"])
@@ -93,13 +93,31 @@ public enum RunnerCommandParser {
         let name = String(String.UnicodeScalarView(info[..<(space ?? info.endIndex)]))
         var properties: [String: String] = [:]
         if let space {
-            for pair in String(String.UnicodeScalarView(info[(space + 1)...])).split(separator: ";", omittingEmptySubsequences: true) {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: true)
-                if kv.count == 2 { properties[String(kv[0])] = unescape(String(kv[1]), ["%3B": ";", "%0D": "\r", "%0A": "\n", "%5D": "]", "%25": "%"]) }
+            for pair in split(String(String.UnicodeScalarView(info[(space + 1)...])), at: ";") {
+                let kv = split(pair, at: "=", maxSplits: 1)
+                if kv.count == 2 { properties[kv[0]] = unescape(kv[1], ["%3B": ";", "%0D": "\r", "%0A": "\n", "%5D": "]", "%25": "%"]) }
             }
         }
         let data = unescape(String(String.UnicodeScalarView(s[(close + 1)...])), ["%3B": ";", "%0D": "\r", "%0A": "\n", "%5D": "]", "%25": "%"])
         return Command(name: name, properties: properties, data: data, form: "##[", line: line)
+    }
+
+    /// .NET `Split(char, count, RemoveEmptyEntries)`: by scalar (a `Character` split would miss
+    /// a separator joined to a combining mark), empty parts dropped, at most `maxSplits` splits.
+    static func split(_ s: String, at separator: Unicode.Scalar, maxSplits: Int = .max) -> [String] {
+        var parts: [String] = []
+        var current = String.UnicodeScalarView()
+        var splits = 0
+        for u in s.unicodeScalars {
+            if u == separator && splits < maxSplits {
+                if !current.isEmpty { parts.append(String(current)); splits += 1 }
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(u)
+            }
+        }
+        if !current.isEmpty { parts.append(String(current)) }
+        return parts
     }
 
     static func index(of needle: [Unicode.Scalar], in hay: [Unicode.Scalar], from: Int) -> Int? {
