@@ -135,4 +135,31 @@ final class WorkflowCommandForgeryTests: XCTestCase, WritesFixtures {
         XCTAssertFalse(commands.contains { ["add-mask", "stop-commands"].contains($0.name) || $0.properties["file"] == "Forged.swift" })
         XCTAssertTrue(found.contains { $0.contains("\u{A0}::add-mask::secretA.entitlements") }, "a hostile name is an annotation's file, as it is: \(found)")
     }
+
+    /// `inspect --format plist` prints a plist as it is, unless its bytes would forge a command:
+    /// then the same values, written by Entitlint with the command's characters as references,
+    /// and a note. A binary plist too (its bytes cannot be changed where they stand).
+    func testInspectPlistOfAFileThatWouldForgeACommandPrintsTheSameValuesRewritten() throws {
+        let dir = try CLI.temporaryDirectory(self)
+        let values = ["ABCDE12345.*\n\u{A0}::add-mask::secret", "ABCDE12345.x ##[stop-commands]token", "a\r\u{3000}::error::x"]
+        try PropertyListSerialization.data(fromPropertyList: ["keychain-access-groups": values], format: .binary, options: 0)
+            .write(to: dir.appendingPathComponent("binary.entitlements"))
+        try write(Self.entitlements(["ABCDE12345.*\n\u{A0}::add-mask::secret", "ABCDE12345.x ##[stop-commands]token", "a&#13;\u{3000}::error::x"]),
+                  "xml.entitlements", in: dir)
+        for name in ["binary.entitlements", "xml.entitlements"] {
+            let r = try CLI.run(["inspect", name, "--format", "plist"], in: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(RunnerCommandParser.commands(in: r.stdout + r.stderr), [], r.stdout)
+            XCTAssertTrue(r.stderr.contains("note: the plist holds text a CI log would read as a workflow command"), r.stderr)
+            let read = try XCTUnwrap(try ExternalTool.plistlibValue(r.stdout) as? [String: Any], r.stdout)
+            XCTAssertEqual(Array(read.keys), ["keychain-access-groups"])
+            XCTAssertEqual(read["keychain-access-groups"] as? [String], values, name)
+        }
+        // A plist with nothing to guard is printed as it is, byte for byte.
+        let plain = Self.entitlements(["ABCDE12345.com.example.App"])
+        try write(plain, "plain.entitlements", in: dir)
+        let r = try CLI.run(["inspect", "plain.entitlements", "--format", "plist"], in: dir)
+        XCTAssertEqual(r.stdout, plain)
+        XCTAssertEqual(r.stderr, "")
+    }
 }
