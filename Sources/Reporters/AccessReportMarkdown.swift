@@ -4,16 +4,17 @@ import PropertyList
 /// Markdown, for a pull-request comment.
 enum AccessReportMarkdown {
     /// Text from an input (a name, a message, a source), for a table cell or a line: every
-    /// character that Markdown or its HTML gives a meaning to backslash-escaped (CommonMark 2.4:
-    /// "Any ASCII punctuation character may be backslash-escaped"), scalar by scalar: `|` ends a
-    /// cell; `[`, `]`, `(`, `)`, `!` make links and images; `<`, `>`, `&` open HTML, autolinks
-    /// and entities; `` ` ``, `*`, `_`, `~` format; `#` makes a heading; `$` starts GitHub's
-    /// inline math; `\` itself. Line breaks become spaces. So the text renders as written and no
-    /// link, image or tag comes from an input.
+    /// character that would act backslash-escaped (CommonMark 2.4: "Any ASCII punctuation
+    /// character may be backslash-escaped"), scalar by scalar: `|` ends a cell; `[` and `]` make
+    /// links and images (with them escaped, `(`, `)` and `!` do nothing); `<`, `>`, `&` open
+    /// HTML, autolinks and entities; `` ` ``, `*`, `_`, `~` format; `$` starts GitHub's inline
+    /// math; `\` itself. Line breaks become spaces. Input never starts a line here, so `#`, `-`
+    /// and digits need nothing. The same set as the job summary's (`GitHubReporter.markdownEscape`).
+    /// So the text renders as written and no link, image or tag comes from an input.
     static func escape(_ s: String) -> String { s.escapingScalars(textEscapes) }
     static let textEscapes: [Unicode.Scalar: String] = {
         var table: [Unicode.Scalar: String] = ["\n": " ", "\r": " "]
-        for u in "\\`*_[]<>()#!~&|$".unicodeScalars { table[u] = "\\" + String(u) }
+        for u in "\\`*_[]<>&|~$".unicodeScalars { table[u] = "\\" + String(u) }
         return table
     }()
 
