@@ -13,6 +13,11 @@ extension String {
         escapingScalars(["\n": " ", "\r": " ", "\t": " "])
     }
 
+    /// The text as one POSIX shell word, for a command a message suggests: in single quotes,
+    /// each `'` written `'\''` (close, escaped quote, reopen), scalar by scalar, so no quote of
+    /// the text ends the word whatever mark follows it, and the shell reads back the text.
+    var shellQuoted: String { "'" + escapingScalars(["'": "'\\''"]) + "'" }
+
     /// The part before the first `.`.
     var firstComponent: Substring {
         if let dot = firstIndex(of: ".") { return self[..<dot] }
