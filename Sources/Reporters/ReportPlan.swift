@@ -90,13 +90,14 @@ public struct ReportPlan: Sendable {
         fileReport.showSummary = true
         var failures: [String] = []
         for d in files {
-            let text = fit(fileReport, d.reporter.render)
+            // Fitted as guarded: the size limit holds for the bytes written.
+            let text = fit(fileReport) { d.reporter.guarded(d.reporter.render($0)) }
             if d.target == .standardOutput {
                 standardOutput(text, d.reporter)
                 continue
             }
             do {
-                try FileReader.write(Array(d.reporter.guarded(text).utf8), to: d.target)
+                try FileReader.write(Array(text.utf8), to: d.target)
             } catch {
                 failures.append("cannot write report \(d.path): \(error)")
             }

@@ -163,7 +163,7 @@ struct LintInvocation: Equatable {
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
         let (report, text) = statistics
             ? (full, Statistics.render(full, summaries: Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0.summary) })))
-            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier, render: plan.console.render)
+            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier) { plan.console.guarded(plan.console.render($0)) }
         Output.write(text, style: type(of: plan.console).commandGuard, annotations: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
