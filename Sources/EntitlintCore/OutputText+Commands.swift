@@ -41,16 +41,18 @@ public enum CommandGuardStyle: Sendable, Equatable {
 /// - the legacy `##[name properties]data`, found anywhere in the line.
 ///
 /// Both take the command name at a fixed offset from the match (two characters after the start
-/// of the trimmed line; three after `##[`), so only the exact characters `::` and `##[` start a
-/// command: a format or ignorable character inside them breaks the name. The guard therefore
-/// rewrites, on every line, the first colon of a `::` that follows nothing but runner white
-/// space, and the `[` of every `##[`; each is written in the form `style` gives, so a JSON or
-/// XML text reads back the same. It works on UTF-8 bytes: only ASCII bytes are replaced, so
-/// valid UTF-8 stays valid.
+/// of the trimmed line; three after `##[`): even where the runner's culture-aware comparison
+/// skips an ignorable character inside `::` or `##[`, the name then starts on a character of
+/// the prefix and is no command. So only the exact characters `::` and `##[` start one. The
+/// guard therefore rewrites, on every line, the first colon of a `::` that follows nothing but
+/// runner white space, and the `[` of every `##[`; each is written in the form `style` gives,
+/// so a JSON or XML text reads back the same. It works on UTF-8 bytes: only ASCII bytes are
+/// replaced, so valid UTF-8 stays valid.
 extension OutputText {
     /// The UTF-8 length of the white space scalar at `b[i]` that the runner trims before it looks
-    /// for `::`, or 0 (CR and LF end the line before that). .NET's `Char.IsWhiteSpace`: U+0009...U+000D, space, U+0085, U+00A0,
-    /// U+1680, U+2000...U+200A, U+2028, U+2029, U+202F, U+205F, U+3000; with U+001C...U+001F,
+    /// for `::`, or 0 (CR and LF end the line before that). .NET's `Char.IsWhiteSpace`:
+    /// U+0009...U+000D, space, U+0085, U+00A0, U+1680, U+2000...U+200A, U+2028, U+2029,
+    /// U+202F, U+205F, U+3000; with U+001C...U+001F,
     /// U+180E, U+200B and U+FEFF, which other runtimes (and older .NET) count or trimmed as
     /// white space too: trimming more than the runner only guards more lines.
     @inline(__always)
