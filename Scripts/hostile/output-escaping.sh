@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # $bin, measure and expect_output come from Scripts/hostile-inputs.sh
 # Output escaping and workflow-command guarding on hostile values (sourced by
 # Scripts/hostile-inputs.sh, with $bin, measure and expect_output):
 #   - one access group that is a single 2 MB grapheme cluster (a quote and a million combining
