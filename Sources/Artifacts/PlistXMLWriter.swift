@@ -2,7 +2,10 @@ public import PropertyList
 
 /// Writes a value tree as an XML property list, in Apple's layout (tab indentation, the
 /// standard DOCTYPE): what `inspect --format plist` prints for entitlements decoded from DER or
-/// gathered from several binaries. Text is escaped (`&`, `<`, `>`); dict entries keep their order.
+/// gathered from several binaries, or a plist whose own bytes would carry a CI workflow command.
+/// Dict entries keep their order. Keys and strings are escaped scalar by scalar (`escape`), so a
+/// value can never close its element or open another: the document reads back (libxml2,
+/// plistlib, Foundation) as exactly the values written, with no element added.
 public enum PlistXMLWriter {
     public static func document(_ root: PlistNode) -> String {
         var out = """
@@ -41,8 +44,12 @@ public enum PlistXMLWriter {
         }
     }
 
-    static func escape(_ s: String) -> String { s.replacing(characters: escapes) }
-    static let escapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+    /// XML 1.0 section 2.4: `&` and `<` escaped, `>` too (so `]]>` never appears); a CR as
+    /// `&#13;`, which section 2.11 would otherwise read back as a line feed. A line feed stays
+    /// raw, as Apple writes it (the output boundary guards a line that would start a workflow
+    /// command). A scalar XML cannot hold (a C0 control a binary plist may carry) becomes U+FFFD.
+    static func escape(_ s: String) -> String { XMLEscaping.escape(s, escapes) }
+    static let escapes: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"]
 
     static func base64(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")

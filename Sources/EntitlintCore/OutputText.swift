@@ -4,9 +4,9 @@
 /// `escape(_:)` is applied to each such string before it joins a line of human-readable output
 /// (the text formats, messages on standard error), so that no input can end a line, start a new
 /// one, move the cursor, recolour a terminal or reorder text: the result contains no control
-/// character at all. `guardCommandLines(_:)` is applied to whole texts at the output boundary:
-/// GitHub Actions reads any line of a log that starts with `::` as a workflow command, so no
-/// line Entitlint prints starts with `::` unless the `github` format wrote it on purpose.
+/// character at all. `guardCommandLines(_:style:keepingAnnotations:)` is applied to whole texts
+/// at the output boundary (OutputText+Commands.swift): no line Entitlint prints is a GitHub
+/// Actions workflow command unless the `github` format wrote it on purpose.
 public enum OutputText {
     /// Whether `u` is shown as an escape: C0 controls, DEL and C1 controls (which terminals act
     /// on), the Unicode line and paragraph separators (which some readers break lines at), and
@@ -60,45 +60,4 @@ public enum OutputText {
     /// A path as an input writes it (an `#include`, a workspace location), named in a message
     /// about the reference: `excerpt` with room for a long absolute path (240 characters).
     public static func reference<S: StringProtocol>(_ s: S) -> String { excerpt(s, limit: 240) }
-
-    /// `escape(s)`, and when the result would begin with `::` (a string printed at the start of
-    /// a line), its first colon is written `\u{3a}`.
-    public static func lineStart(_ s: String) -> String {
-        let e = escape(s)
-        return e.utf8.starts(with: "::".utf8) ? "\\u{3a}" + e.dropFirst() : e
-    }
-
-    /// `text` with the first colon of every line that starts with `::` written `\u{3a}`. Lines
-    /// end at LF or CR (the GitHub runner splits at either). Text without such a line is returned
-    /// as it is.
-    public static func guardCommandLines(_ text: String) -> String {
-        let bytes = text.utf8
-        var atLineStart = true
-        var previousColonAtStart = false
-        var found = false
-        for b in bytes {
-            if previousColonAtStart && b == UInt8(ascii: ":") { found = true; break }
-            previousColonAtStart = atLineStart && b == UInt8(ascii: ":")
-            atLineStart = b == 0x0A || b == 0x0D
-        }
-        guard found else { return text }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 16)
-        let array = Array(bytes)
-        var i = 0
-        var lineStart = true
-        while i < array.count {
-            let b = array[i]
-            if lineStart, b == UInt8(ascii: ":"), i + 1 < array.count, array[i + 1] == UInt8(ascii: ":") {
-                out.append(contentsOf: Array("\\u{3a}".utf8))
-                i += 1
-                lineStart = false
-                continue
-            }
-            out.append(b)
-            lineStart = b == 0x0A || b == 0x0D
-            i += 1
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

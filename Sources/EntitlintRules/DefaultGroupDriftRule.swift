@@ -154,7 +154,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
         let lines = lock.lines(of: names)
         return names.map { name in
             let entry = lock.units[name]!
-            let quoted = "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            let quoted = name.shellQuoted
             let file = entry.entitlements.map { " (\($0))" } ?? ""
             let message = "lock entry \"\(name)\"\(file) matches no unit of this run by name, bundle ID or file: if the app was removed, drop the entry with `entitlint lock --drop \(quoted)`; if it was renamed along with its bundle ID, its users' items are still in \"\(entry.defaultAccessGroup)\": migrate them in code, then drop the entry and run `entitlint lock`"
             return Finding(rule: Self.description.id, severity: .note, message: message, path: path,

@@ -1,13 +1,22 @@
+import PropertyList
+
 /// String helpers the rules and their documentation share: byte-level checks on the ASCII case
 /// with a Unicode fallback, so that the common values cost no Character iteration.
 extension String {
-    /// The text with `|` escaped, for a Markdown table cell.
-    func replacingPipes() -> String { String(flatMap { $0 == "|" ? Array("\\|") : [$0] }) }
+    /// The text with `|` escaped, for a Markdown table cell (scalar by scalar, as every escaper:
+    /// `String.escapingScalars`).
+    func replacingPipes() -> String { escapingScalars(["|": "\\|"]) }
 
-    /// The text with line breaks and tabs as spaces, for one-line messages.
+    /// The text with line breaks and tabs as spaces, for one-line messages (CR LF as two spaces:
+    /// scalar by scalar).
     func replacingOccurrencesOfNewlines() -> String {
-        String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+        escapingScalars(["\n": " ", "\r": " ", "\t": " "])
     }
+
+    /// The text as one POSIX shell word, for a command a message suggests: in single quotes,
+    /// each `'` written `'\''` (close, escaped quote, reopen), scalar by scalar, so no quote of
+    /// the text ends the word whatever mark follows it, and the shell reads back the text.
+    var shellQuoted: String { "'" + escapingScalars(["'": "'\\''"]) + "'" }
 
     /// The part before the first `.`.
     var firstComponent: Substring {

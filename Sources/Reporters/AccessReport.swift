@@ -187,6 +187,17 @@ public struct AccessReport: Sendable, Codable, Hashable {
 public enum AccessReportFormat: String, Sendable, CaseIterable {
     case text, markdown, json, dot, html
 
+    /// How the output boundary writes what it changes so that no line is a CI workflow command
+    /// (`OutputText.guardCommandLines`): references in HTML and Graphviz (which decodes them in
+    /// labels), JSON escapes in JSON, visible escapes in text and Markdown.
+    public var commandGuard: CommandGuardStyle {
+        switch self {
+        case .text, .markdown: return .text
+        case .json: return .json
+        case .dot, .html: return .markup
+        }
+    }
+
     /// The human-readable formats render `report.escapedForDisplay()`: every string in them comes
     /// from inputs, so each is escaped once, before any format's own quoting. JSON keeps the
     /// values as they are (its encoder escapes them).

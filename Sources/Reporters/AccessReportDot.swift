@@ -6,9 +6,11 @@ import PropertyList
 /// unit's code names (AccessReportCode.dot). A unit, group or edge with findings is outlined in
 /// its worst severity's colour (a moved default counts as an error), and a legend cluster says so.
 enum AccessReportDot {
-    /// A DOT string literal: quotes and backslashes escaped, line breaks as `\n`.
-    static func quote(_ s: String) -> String { "\"" + s.replacing(characters: quoteEscapes) + "\"" }
-    static let quoteEscapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"]
+    /// A DOT string literal (Graphviz's grammar: a quoted string ends at the first `"` not
+    /// escaped by a backslash): quotes and backslashes escaped scalar by scalar, so the string
+    /// always ends where Entitlint ends it; line breaks as `\n` and `\r` (label line breaks).
+    static func quote(_ s: String) -> String { "\"" + s.escapingScalars(quoteEscapes) + "\"" }
+    static let quoteEscapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r"]
 
     /// ` color="#de350b", penwidth=2` for the worst severity of `marks`, else nothing.
     static func severity(_ marks: [AccessReport.Mark], moved: Bool = false) -> String {

@@ -5,8 +5,11 @@ import PropertyList
 /// in blue, app groups in green, shared ones first), the default group of each unit a filled dot;
 /// then one card per unit with its facts and ordered access-group list.
 enum AccessReportHTML {
-    static func escape(_ s: String) -> String { s.replacing(characters: escapes) }
-    static let escapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+    /// Text and attribute values (always double-quoted): `&`, `<`, `>`, `"` and `'` as references,
+    /// scalar by scalar, so no value opens a tag or leaves its attribute whatever follows the
+    /// character (a combining mark) or comes before it (U+0600).
+    static func escape(_ s: String) -> String { s.escapingScalars(escapes) }
+    static let escapes: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
 
     static let style = """
     :root { --ink:#172b4d; --muted:#5e6c84; --line:#dfe1e6; --kc:#0052cc; --kc-soft:#b3d4ff; --ag:#00875a; --ag-soft:#abf5d1; --bg:#fafbfc; }

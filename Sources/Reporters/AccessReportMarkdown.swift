@@ -3,24 +3,27 @@ import PropertyList
 
 /// Markdown, for a pull-request comment.
 enum AccessReportMarkdown {
-    /// A table cell's text: `|` would end the cell and a line break the row.
-    static func escape(_ s: String) -> String { s.replacing(characters: cellEscapes) }
-    static let cellEscapes: [Character: String] = ["|": "\\|", "\n": " "]
+    /// Text from an input (a name, a message, a source), for a table cell or a line: every
+    /// character that would act backslash-escaped (CommonMark 2.4: "Any ASCII punctuation
+    /// character may be backslash-escaped"), scalar by scalar: `|` ends a cell; `[` and `]` make
+    /// links and images (with them escaped, `(`, `)` and `!` do nothing); `<`, `>`, `&` open
+    /// HTML, autolinks and entities; `` ` ``, `*`, `_`, `~` format; `$` starts GitHub's inline
+    /// math; `\` itself. Line breaks become spaces. Input never starts a line here, so `#`, `-`
+    /// and digits need nothing. The same set as the job summary's (`GitHubReporter.markdownEscape`).
+    /// So the text renders as written and no link, image or tag comes from an input.
+    static func escape(_ s: String) -> String { s.escapingScalars(textEscapes) }
+    static let textEscapes: [Unicode.Scalar: String] = {
+        var table: [Unicode.Scalar: String] = ["\n": " ", "\r": " "]
+        for u in "\\`*_[]<>&|~$".unicodeScalars { table[u] = "\\" + String(u) }
+        return table
+    }()
 
-    /// Free text from an input (a finding's message): every Markdown and HTML-significant
-    /// character backslash-escaped (CommonMark allows it before any ASCII punctuation), so the
-    /// text renders as written and opens no tag, link or emphasis.
-    static func prose(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            if c == "\n" { out.append(" "); continue }
-            if "\\`*_[]<>()#!~&|".contains(c) { out.append("\\") }
-            out.append(c)
-        }
-        return out
-    }
-
-    static func code(_ s: String) -> String { "`" + escape(s).replacingOccurrences(of: "`", with: "'") + "`" }
+    /// A code span: backslash escapes do nothing inside one, and a backtick run of the span's
+    /// own length closes it, so the input's backticks are written `'` (scalar by scalar: no
+    /// backtick of the input is left to close the span or open another), `|` as `\|` (GFM
+    /// tables split cells at it even inside a span), line breaks as spaces.
+    static func code(_ s: String) -> String { "`" + s.escapingScalars(codeEscapes) + "`" }
+    static let codeEscapes: [Unicode.Scalar: String] = ["`": "'", "|": "\\|", "\n": " ", "\r": " "]
 
     /// `**error**: `rule-a`, `rule-b`; **warning**: ...`, or nothing.
     static func findings(_ marks: [AccessReport.Mark]) -> String {
@@ -65,7 +68,7 @@ enum AccessReportMarkdown {
         for u in report.units {
             s += "**\(escape(u.name))**" + (u.entitlements.map { " — \(code($0))" } ?? "") + "\n\n"
             for f in u.findings {
-                s += "- **\(f.severity.rawValue)** \(code(f.rule)): \(prose(f.message))\n"
+                s += "- **\(f.severity.rawValue)** \(code(f.rule)): \(escape(f.message))\n"
             }
             if let moved = u.defaultMoved { s += "- **\(escape(moved.text))**\n" }
             if !u.findings.isEmpty || u.defaultMoved != nil { s += "\n" }

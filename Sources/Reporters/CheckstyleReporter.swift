@@ -19,6 +19,7 @@ public import EntitlintCore
 /// is the report-format version other linters (ESLint, SwiftLint) write.
 public struct CheckstyleReporter: Reporter {
     public static let identifier = "checkstyle"
+    public static var commandGuard: CommandGuardStyle { .markup }
     public init() {}
 
     static func severity(_ s: Severity) -> String { s.named(error: "error", warning: "warning", note: "info") }

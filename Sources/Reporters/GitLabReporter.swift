@@ -26,6 +26,7 @@ public import EntitlintCore
 ///   them.
 public struct GitLabReporter: Reporter {
     public static let identifier = "gitlab"
+    public static var commandGuard: CommandGuardStyle { .json }
     public static var usesRepositoryPaths: Bool { true }
     public init() {}
 

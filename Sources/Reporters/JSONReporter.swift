@@ -4,6 +4,7 @@ public import EntitlintCore
 /// The JSON report (Rules/reference/commands.md, Formats) (stable, versioned; keys sorted).
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
+    public static var commandGuard: CommandGuardStyle { .json }
     public init() {}
 
     struct Document: Codable {

@@ -24,6 +24,7 @@ public import EntitlintCore
 /// output is byte-stable.
 public struct JUnitReporter: Reporter {
     public static let identifier = "junit"
+    public static var commandGuard: CommandGuardStyle { .markup }
     public init() {}
 
     struct Case {

@@ -77,9 +77,10 @@ public struct ReportPlan: Sendable {
     public var needsRules: Bool { uses(SARIFReporter.identifier) }
 
     /// Renders and writes every report file: without colour, and with the summary line whatever
-    /// `--quiet` says (quiet is about the console). A report for standard output is handed to
-    /// `standardOutput` with its reporter (the CLI's writer guards its lines). Writes them all,
-    /// then throws naming every file that could not be written.
+    /// `--quiet` says (quiet is about the console), guarded against workflow commands as printed
+    /// output is (`Reporter.guarded`: a CI step may print the file). A report for standard output
+    /// is handed to `standardOutput` with its reporter (the CLI's writer guards it). Writes them
+    /// all, then throws naming every file that could not be written.
     /// `fit` renders a report with a reporter's `render` within the run's size limit (each format
     /// is cut on its own: a SARIF file is larger than the text of the same findings).
     public func writeFiles(_ report: Report, fit: (Report, (Report) -> String) -> String = { $1($0) },
@@ -89,7 +90,8 @@ public struct ReportPlan: Sendable {
         fileReport.showSummary = true
         var failures: [String] = []
         for d in files {
-            let text = fit(fileReport, d.reporter.render)
+            // Fitted as guarded: the size limit holds for the bytes written.
+            let text = fit(fileReport) { d.reporter.guarded(d.reporter.render($0)) }
             if d.target == .standardOutput {
                 standardOutput(text, d.reporter)
                 continue

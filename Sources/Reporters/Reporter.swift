@@ -44,11 +44,21 @@ public protocol Reporter: Sendable {
     static var identifier: String { get }
     /// True for formats read by a code host (paths relative to the repository root).
     static var usesRepositoryPaths: Bool { get }
+    /// How the output boundary writes a character it changes so that no line is a CI workflow
+    /// command (`OutputText.guardCommandLines`): in the form the format reads back as the same.
+    static var commandGuard: CommandGuardStyle { get }
     func render(_ report: Report) -> String
 }
 
 extension Reporter {
     public static var usesRepositoryPaths: Bool { false }
+    public static var commandGuard: CommandGuardStyle { .text }
+
+    /// `render(report)` as it may be printed or written: guarded against workflow commands in
+    /// the format's own style; the `github` format keeps the annotations it wrote.
+    public func guarded(_ text: String) -> String {
+        OutputText.guardCommandLines(text, style: Self.commandGuard, keepingAnnotations: self is GitHubReporter)
+    }
 }
 
 public enum Reporters {

@@ -1,5 +1,6 @@
 import Foundation
 public import EntitlintCore
+import PropertyList
 
 /// SARIF 2.1.0 (OASIS), valid against `sarif-schema-2.1.0.json` (errata01), with what GitHub code
 /// scanning additionally asks of uploaded files (docs.github.com, "SARIF support for code
@@ -22,6 +23,7 @@ public import EntitlintCore
 /// github/codeql-action `src/fingerprints.ts`). Every region present has `startLine` >= 1.
 public struct SARIFReporter: Reporter {
     public static let identifier = "sarif"
+    public static var commandGuard: CommandGuardStyle { .json }
     public static var usesRepositoryPaths: Bool { true }
     public init() {}
 
@@ -160,7 +162,7 @@ public struct SARIFReporter: Reporter {
             let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
             let region = f.line > 0 ? Region(startLine: f.line, startColumn: f.column > 0 ? f.column : nil) : nil
             let logical = f.keyPath.map { [LogicalLocation(fullyQualifiedName: $0, kind: "value")] }
-            return Result(ruleId: f.rule, ruleIndex: index[f.rule]!, level: level(f.severity), message: Text(text: f.message),
+            return Result(ruleId: f.rule, ruleIndex: index[f.rule]!, level: level(f.severity), message: Text(text: Self.plainText(f.message)),
                           locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region),
                                                logicalLocations: logical)],
                           partialFingerprints: ["primaryLocationLineHash": fp.lineHash])
@@ -173,13 +175,21 @@ public struct SARIFReporter: Reporter {
             let underRoot = report.sourceRoot != nil && !path.hasPrefix("/")
             let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
             let region = n.line > 0 ? Region(startLine: n.line, startColumn: n.column > 0 ? n.column : nil) : nil
-            return Notification(level: "note", message: Text(text: n.message),
+            return Notification(level: "note", message: Text(text: Self.plainText(n.message)),
                                 locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region), logicalLocations: nil)])
         }
         let invocations = notifications.isEmpty ? nil : [Invocation(executionSuccessful: true, toolExecutionNotifications: notifications)]
         return Log(schema: schemaURI, version: "2.1.0",
                    runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: bases, results: results, invocations: invocations)])
     }
+
+    /// A message's `text` (SARIF 2.1.0 section 3.11.6, "Messages with embedded links"): in a
+    /// plain text message `[text](destination)` is a link, and inside link text `\`, `[` and `]`
+    /// are written `\\`, `\[` and `\]`. Every `\`, `[` and `]` of a message is escaped so, scalar
+    /// by scalar: a message (which quotes values from inputs) never forms a link, and a viewer
+    /// that applies the escapes shows the message as written.
+    static func plainText(_ s: String) -> String { s.escapingScalars(plainTextEscapes) }
+    static let plainTextEscapes: [Unicode.Scalar: String] = ["\\": "\\\\", "[": "\\[", "]": "\\]"]
 
     /// SARIF section 3.27.10: `level` is `none`, `note`, `warning` or `error`; Entitlint's severities
     /// are the last three.

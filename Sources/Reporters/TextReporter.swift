@@ -4,8 +4,9 @@ public import EntitlintCore
 /// one-line summary (not with `--quiet`). Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).
 ///
 /// Paths and messages come from inputs, so each is escaped (`OutputText.escape`): a finding is
-/// always one line, free of control characters. A path that starts with `::` is written `./::...`
-/// (the same file), so no line starts with `::`, which GitHub Actions would read as a command.
+/// always one line, free of control characters. A path that would start a GitHub Actions
+/// workflow command (`::`, after any white space the runner trims: `OutputText.startsCommand`)
+/// is written `./::...`, the same file, so the line is no command and the path still opens.
 public struct TextReporter: Reporter {
     public static let identifier = "text"
     public init() {}
@@ -26,7 +27,7 @@ public struct TextReporter: Reporter {
         for f in report.findings {
             if report.colour { put("\u{1B}[1m") }
             let path = OutputText.escape(f.path)
-            if path.utf8.starts(with: "::".utf8) { put("./") }
+            if OutputText.startsCommand(path) { put("./") }
             put(path)
             if f.line > 0 {
                 out.append(UInt8(ascii: ":"))

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// A small XML tree and its serialisation, for the JUnit and checkstyle reports. Attributes keep
 /// the order given, so output is byte-stable.
 struct XMLNode: Sendable {
@@ -43,16 +45,6 @@ enum XMLWriter {
         out += "</" + node.name + ">\n"
     }
 
-    /// XML 1.0 section 2.2: `Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
-    /// [#x10000-#x10FFFF]`. Other characters (C0 controls a binary plist may hold, U+FFFE, U+FFFF)
-    /// cannot be written even as references, so they become U+FFFD.
-    static func isXMLChar(_ u: Unicode.Scalar) -> Bool {
-        switch u.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
-    }
-
     /// Section 2.4: `<` and `&` must be escaped in content; `>` too, so `]]>` never appears. A
     /// line feed is written `&#10;` (the same character to an XML reader), so a value never starts
     /// a line of the document: printed to a CI log, it cannot forge a `::` workflow command. A raw
@@ -65,14 +57,8 @@ enum XMLWriter {
     static func escapeAttribute(_ s: String) -> String { escape(s, attributeEscapes) }
     static let attributeEscapes: [Unicode.Scalar: String] = textEscapes.merging(["\"": "&quot;", "'": "&apos;", "\t": "&#9;"]) { a, _ in a }
 
-    /// `s` scalar by scalar: those `table` names replaced by their reference, the others kept when
-    /// XML can hold them (`isXMLChar`) and U+FFFD otherwise.
-    static func escape(_ s: String, _ table: [Unicode.Scalar: String]) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
-        for u in s.unicodeScalars {
-            if let reference = table[u] { out += reference } else { out.unicodeScalars.append(isXMLChar(u) ? u : "\u{FFFD}") }
-        }
-        return out
-    }
+    /// Scalar by scalar; a character XML cannot hold (`isXMLChar`) becomes U+FFFD.
+    static func escape(_ s: String, _ table: [Unicode.Scalar: String]) -> String { XMLEscaping.escape(s, table) }
+
+    static func isXMLChar(_ u: Unicode.Scalar) -> Bool { XMLEscaping.isXMLChar(u) }
 }

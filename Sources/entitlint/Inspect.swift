@@ -2,6 +2,7 @@ import ArgumentParser
 import Artifacts
 import EntitlintCore
 import Foundation
+import PropertyList
 
 /// `entitlint inspect FILE`: a profile, an entitlements file or a built product, decoded.
 struct Inspect: ParsableCommand {
@@ -35,12 +36,26 @@ struct Inspect: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(inspection)
-            Output.write(String(decoding: data, as: UTF8.self) + "\n")
+            Output.write(String(decoding: data, as: UTF8.self) + "\n", style: .json)
         case "plist":
-            Output.writeBytes(inspection.plist)   // the bytes as they are (UTF-16, binary plists), as asked
+            Output.writeBytes(Self.printable(inspection.plist), style: .markup)
         default:
             Output.write(Inspector.text(inspection))
         }
         if !inspection.problems.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The plist bytes as they are (UTF-16, binary plists, a profile's signed content), as
+    /// asked; unless a line of them would be read by a CI runner as a workflow command (a value
+    /// or a comment holding `::add-mask::` after a line break, or `##[` anywhere). Those bytes
+    /// cannot be changed where they stand (a binary plist has offsets, a comment or CDATA
+    /// section takes no reference), so the plist is printed as Entitlint writes it instead
+    /// (`PlistXMLWriter`: the same values, the command's characters as character references),
+    /// and a note on standard error says so. (Bytes that do not parse are guarded where they
+    /// stand by `Output.writeBytes`: no command beats exact bytes.)
+    static func printable(_ plist: [UInt8]) -> [UInt8] {
+        guard OutputText.carriesCommand(plist), let document = try? PropertyListReader.parse(plist) else { return plist }
+        Output.error("note: the plist holds text a CI log would read as a workflow command; printed as an XML plist of the same values, with those characters as references")
+        return Array(PlistXMLWriter.document(document.root).utf8)
     }
 }

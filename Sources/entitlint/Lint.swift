@@ -165,12 +165,12 @@ struct LintInvocation: Equatable {
         let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
         let (report, text) = statistics
             ? (full, Statistics.render(full, summaries: Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0.summary) })))
-            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier, render: plan.console.render)
-        Output.write(text, commands: plan.console is GitHubReporter)
+            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier) { plan.console.guarded(plan.console.render($0)) }
+        Output.write(text, style: type(of: plan.console).commandGuard, annotations: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
             try plan.writeFiles(full, fit: { Self.fitting($0, limit: options.maxOutputBytes, earlier: earlier, render: $1).1 }) { text, reporter in
-                Output.write(text, commands: reporter is GitHubReporter)
+                Output.write(text, style: type(of: reporter).commandGuard, annotations: reporter is GitHubReporter)
             }
         } catch { throw CLIError(lines: error.messages) }
         if failing { throw ExitCode(1) }

@@ -22,19 +22,28 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 enum Output {
-    /// Writes `s` with write(2). Unless `commands` (the `github` format's workflow commands), a
-    /// line that would start with `::` has its first colon escaped, so no input can forge a
-    /// command (`OutputText.guardCommandLines`). Standard output whose reader went away
-    /// (`| head -1`) ends the writing quietly; any other failure to write standard output (a full
-    /// disk, an I/O error) is reported on standard error and ends the run with status 2, so a
-    /// truncated report is never mistaken for a complete one.
-    static func write(_ s: String, fd: Int32 = STDOUT_FILENO, commands: Bool = false) {
-        let text = commands ? s : OutputText.guardCommandLines(s)
-        writeBytes(Array(text.utf8), fd: fd)
+    /// Writes `s` with write(2), guarded against GitHub Actions workflow commands
+    /// (`OutputText.guardCommandLines`): on every line, a `::` after nothing but the white space
+    /// the runner trims, and every `##[`, are changed (written as `style` says: the format's own
+    /// escape, so JSON and XML read back the same). Only `annotations` (the `github` format's
+    /// output) keeps the `::error`/`::warning`/`::notice` lines it wrote. Everything Entitlint
+    /// prints, on standard output, standard error or into the job summary, goes through here or
+    /// `writeBytes`. Standard output whose reader went away (`| head -1`) ends the writing
+    /// quietly; any other failure to write standard output (a full disk, an I/O error) is
+    /// reported on standard error and ends the run with status 2, so a truncated report is never
+    /// mistaken for a complete one.
+    static func write(_ s: String, fd: Int32 = STDOUT_FILENO, style: CommandGuardStyle = .text, annotations: Bool = false) {
+        let text = OutputText.guardCommandLines(s, style: style, keepingAnnotations: annotations)
+        writeAll(Array(text.utf8), fd: fd)
     }
 
-    /// `write`, for bytes that are not text (a plist as it is).
-    static func writeBytes(_ bytes: [UInt8], fd: Int32 = STDOUT_FILENO) {
+    /// `write` for encoded files printed as they are (a baseline, a lock file: JSON, so guarded
+    /// with JSON escapes unless `style` says otherwise).
+    static func writeBytes(_ bytes: [UInt8], fd: Int32 = STDOUT_FILENO, style: CommandGuardStyle = .json) {
+        writeAll(OutputText.guardCommandLines(bytes: bytes, style: style) ?? bytes, fd: fd)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], fd: Int32) {
         guard let failure = FileReader.writeAll(bytes, fd: fd) else { return }
         if fd == STDOUT_FILENO && failure != EPIPE {
             error("cannot write to standard output: \(String(cString: strerror(failure)))")

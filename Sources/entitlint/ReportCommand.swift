@@ -67,9 +67,11 @@ struct ReportCommand: ParsableCommand {
         }
         let text = fmt.render(report, colour: colour)
         if destination == .standardOutput {
-            Output.write(text)
+            Output.write(text, style: fmt.commandGuard)
         } else {
-            do { try FileReader.write(Array(text.utf8), to: destination) } catch {
+            // Guarded as printed output is: a CI step may print the file.
+            let guarded = OutputText.guardCommandLines(text, style: fmt.commandGuard)
+            do { try FileReader.write(Array(guarded.utf8), to: destination) } catch {
                 throw CLIError("cannot write report \(output ?? "-"): \(error)")
             }
         }
