@@ -105,6 +105,13 @@ public struct LockFile: Sendable, Hashable, Codable {
         case version, units
     }
 
+    /// Decoded field by field so that a `version` that is no whole number is an error at its key.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decodeWholeNumber(forKey: .version, in: Int.min...Int.max, what: "a version")
+        units = try c.decode([String: Entry].self, forKey: .units)
+    }
+
     public init(units: [String: Entry] = [:]) {
         self.version = 1
         self.units = units
