@@ -33,6 +33,11 @@ extension BundleUnitReader {
                 fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(error.reason)", unit: name)
                 return
             }
+            if let problem = Linter.entitlementsRootProblem(document.root) {
+                let where_ = first.xmlEntitlements != nil ? "the XML entitlements (slot 5)" : "the __TEXT,__entitlements section"
+                fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(problem)", unit: name)
+                return
+            }
         } else if let derNode {
             document = PlistDocument(root: derNode, format: .binary)
             source = .codeSignatureDER

@@ -82,10 +82,30 @@ extension Linter {
                let profile = try? ProvisioningProfile(document: doc, envelope: .plainPlist) {
                 return .profile(profile)
             }
+            if let problem = entitlementsRootProblem(doc.root) { return .failed(reason: problem, location: doc.root.location) }
             return .entitlements(doc)
         } catch {
             return .failed(reason: RunLimits.explain(error.reason, error.limit), location: error.location)
         }
+    }
+
+    /// Why a property list read as entitlements cannot be one, or nil: its root is not a dict.
+    /// codesign and the system read entitlements as a dictionary of keys, so an array or a string
+    /// at the root (even one holding `*`) entitles nothing the rules could check; it is a
+    /// `parse-error`, never a silent pass.
+    public static func entitlementsRootProblem(_ root: PlistNode) -> String? {
+        let what: String
+        switch root.value {
+        case .dict: return nil
+        case .array: what = "an array (<array>)"
+        case .string: what = "a string (<string>)"
+        case .integer: what = "an integer (<integer>)"
+        case .real: what = "a real number (<real>)"
+        case .bool(let b): what = "a boolean (<\(b)/>)"
+        case .date: what = "a date (<date>)"
+        case .data: what = "data (<data>)"
+        }
+        return "the root of an entitlements file must be a dictionary (<dict>), not \(what)"
     }
 
 
