@@ -266,6 +266,23 @@ final class ConfigurationKeysTests: XCTestCase {
 }
 
 final class StarterConfigurationTests: XCTestCase {
+    /// `init` on a repository of many files of one name once tried `-2`, `-3`, ... from the
+    /// start for each: quadratic. Each name now keeps the number it reached.
+    func testManyFilesOfOneNameGetUniqueNamesInLinearTries() {
+        let paths = Array(repeating: "App/App.entitlements", count: 10_000)
+        var tries = 0
+        let names = StarterConfiguration.uniqueNames(paths, tries: &tries)
+        XCTAssertEqual(Set(names).count, 10_000)
+        XCTAssertEqual(Array(names.prefix(3)), ["App-App", "App-App-2", "App-App-3"])
+        XCTAssertLessThanOrEqual(tries, 2 * 10_000)
+        // Natural names that look like numbered ones are skipped over, not overwritten.
+        let mixed = StarterConfiguration.uniqueNames(["A.entitlements", "A-2.entitlements", "x/A.entitlements", "A-3.entitlements", "y/A.entitlements"])
+        XCTAssertEqual(Set(mixed).count, 5)
+        XCTAssertEqual(mixed, ["A", "A-2", "x-A", "A-3", "y-A"])
+        let same = StarterConfiguration.uniqueNames(["A.entitlements", "A.entitlements", "A-2.entitlements", "A.entitlements"])
+        XCTAssertEqual(same, ["A", "A-2", "A-2-2", "A-3"])
+    }
+
     func file(_ path: String, _ body: String) throws -> StarterConfiguration.EntitlementsFile {
         let doc = try PropertyListReader.parse(Array("<plist><dict>\(body)</dict></plist>".utf8))
         return .init(path: path, entitlements: doc.root.dict)
