@@ -154,15 +154,15 @@ struct ProjectUnitBuilder {
             builtins[k] = v
         }
         let first = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: "", configuration: config.name))
-        let supported = first.resolve(KeySetting.platforms, structural: true).value
-        let sdk = variant?.sdk ?? deviceSDK(sdkRoot: first.resolve(KeySetting.sdkRoot, structural: true).value, supportedPlatforms: supported)
+        let supported = first.resolveForSigning(KeySetting.platforms, structural: true).value
+        let sdk = variant?.sdk ?? deviceSDK(sdkRoot: first.resolveForSigning(KeySetting.sdkRoot, structural: true).value, supportedPlatforms: supported)
         if let sdk {
             builtins["PLATFORM_NAME"] = sdk
             builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : sdk == "macosx" ? "" : "-" + sdk
         }
         let settings = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config.name))
         var resolved: [String: ResolvedSetting] = [:]
-        for name in KeySetting.all { resolved[name] = settings.resolve(name, structural: true) }
+        for name in KeySetting.all { resolved[name] = settings.resolveForSigning(name, structural: true) }
         if variant == nil {
             variants = PlatformVariant.others(primary: sdk, supportedPlatforms: resolved[KeySetting.platforms]?.value ?? supported,
                                               catalyst: resolved[KeySetting.catalyst]?.value)
