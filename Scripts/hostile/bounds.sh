@@ -123,12 +123,19 @@ elif case == "profiles":
         app_id = "ABCDE12345.com.example.app%d.*" % i if i % 2 else "ABCDE12345.com.example.app%d" % i
         write("profiles/P%04d.mobileprovision" % i, profile(app_id, "P%d" % i, "00000000-0000-0000-0000-%012d" % i))
 elif case == "packages":
-    # 2,000 local packages linked by one app (the run reads at most 1,000 manifests: a notice).
+    # 2,000 local packages: one app links 1,000 (the most a target's products are read), each of
+    # which depends on one more (the run reads at most 1,000 manifests: a notice says so).
     folders = []
     for i in range(2_000):
         folder = "Packages/P%04d" % i
-        folders.append(folder)
-        write(folder + "/Package.swift", 'import PackageDescription\nlet package = Package(name: "P%04d", products: [.library(name: "P%04d", targets: ["P%04d"])], targets: [.target(name: "P%04d")])\n' % (i, i, i, i))
+        if i < 1_000:
+            folders.append(folder)
+            dep = '.package(path: "../P%04d")' % (i + 1_000)
+            target_dep = '.product(name: "P%04d", package: "P%04d")' % (i + 1_000, i + 1_000)
+        else:
+            dep = target_dep = ""
+        write(folder + "/Package.swift", 'import PackageDescription\nlet package = Package(name: "P%04d", products: [.library(name: "P%04d", targets: ["P%04d"])], dependencies: [%s], targets: [.target(name: "P%04d", dependencies: [%s])])\n'
+              % (i, i, i, dep, i, target_dep))
         write(folder + "/Sources/P%04d/F.swift" % i, "let x = 1\n")
     configs = [(c, {"PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "DEVELOPMENT_TEAM": "ABCDE12345",
                     "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"}, None) for c in ("Debug", "Release")]
