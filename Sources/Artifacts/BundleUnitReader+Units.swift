@@ -33,7 +33,16 @@ extension BundleUnitReader {
                 fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(error.reason)", unit: name)
                 return
             }
+            if let problem = Linter.entitlementsRootProblem(document.root) ?? Linter.oversizedEntitlementString(in: document.root)?.reason {
+                let where_ = first.xmlEntitlements != nil ? "the XML entitlements (slot 5)" : "the __TEXT,__entitlements section"
+                fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(problem)", unit: name)
+                return
+            }
         } else if let derNode {
+            if let problem = Linter.oversizedEntitlementString(in: derNode)?.reason {
+                fail(executableShown, "\(first.architecture): the DER entitlements (slot 7) cannot be read: \(problem)", unit: name)
+                return
+            }
             document = PlistDocument(root: derNode, format: .binary)
             source = .codeSignatureDER
         }

@@ -119,7 +119,13 @@ struct BundleUnitReader {
         do throws(ArtifactError) {
             let bytes = try storage.read(profilePath, limit: limits.maxBytes)
             do {
-                let p = ProfileFile(path: shownProfile, profile: try ProfileDecoder.decode(bytes, limits: limits))
+                let decoded = try ProfileDecoder.decode(bytes, limits: limits)
+                if let (problem, location) = Linter.oversizedEntitlementString(in: PlistNode(.dict(decoded.entitlements))) {
+                    result.findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse profile: its Entitlements hold \(problem)",
+                                                   path: shownProfile, line: location.line, column: location.column, unit: name))
+                    return nil
+                }
+                let p = ProfileFile(path: shownProfile, profile: decoded)
                 profile = p
                 result.profiles.append(p)
             } catch {

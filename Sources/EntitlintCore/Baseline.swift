@@ -49,6 +49,17 @@ public struct Baseline: Sendable, Hashable, Codable {
             case valueHash = "value-hash"
         }
 
+        /// Decoded field by field so that `count` is checked at load (1 to `Baseline.maxCount`).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            rule = try c.decode(String.self, forKey: .rule)
+            path = try c.decode(String.self, forKey: .path)
+            keyPath = try c.decodeIfPresent(String.self, forKey: .keyPath)
+            profile = try c.decodeIfPresent(String.self, forKey: .profile)
+            valueHash = try c.decodeIfPresent(String.self, forKey: .valueHash)
+            count = try c.decodeWholeNumberIfPresent(forKey: .count, in: 1...Baseline.maxCount, what: "a count")
+        }
+
         /// The entry without its count: what findings are matched on.
         public var key: Entry { Entry(rule: rule, path: path, keyPath: keyPath, profile: profile, valueHash: valueHash) }
         /// The key without the value's hash: how an entry written without one matches.
@@ -72,9 +83,31 @@ public struct Baseline: Sendable, Hashable, Codable {
     public var version: Int
     public var findings: [Entry]
 
+    /// The largest `count` an entry may have: far above the findings any run reports (the
+    /// `max-findings` ceiling is 100,000), far below where adding counts could overflow. A file
+    /// with a larger one is refused at load; counts added up in memory stop here.
+    public static let maxCount = 1_000_000_000
+
     public init(findings: [Entry] = []) {
         version = 1
         self.findings = findings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, findings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decodeWholeNumber(forKey: .version, in: Int.min...Int.max, what: "a version")
+        findings = try c.decode([Entry].self, forKey: .findings)
+    }
+
+    /// `a + b`, at most `maxCount`: counts from a file are at most `maxCount` each, and however
+    /// many entries share a key their sum neither traps nor grows past what a file may hold.
+    package static func addCounts(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? maxCount : min(sum, maxCount)
     }
 
     package static func describe(_ error: Error) -> String {
@@ -84,7 +117,7 @@ public struct Baseline: Sendable, Hashable, Codable {
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
             return "wrong type\(Self.at(context.codingPath))"
         case .dataCorrupted(let context)?:
-            return context.codingPath.isEmpty ? "not JSON" : "bad value\(Self.at(context.codingPath))"
+            return context.codingPath.isEmpty ? "not JSON" : "bad value\(Self.at(context.codingPath)): \(context.debugDescription)"
         default:
             return "\(error)"
         }
@@ -180,10 +213,10 @@ public struct Baseline: Sendable, Hashable, Codable {
     /// (`checked`: paths as shown in findings) are kept, as the lock file keeps units not in the run.
     public static func recording(_ findings: [Finding], keyer: Keyer, checked: [String], previous: Baseline?) -> Baseline {
         var counts: [Entry: Int] = [:]
-        for key in keyer.keys(findings) { counts[key, default: 0] += 1 }
+        for key in keyer.keys(findings) { counts[key] = addCounts(counts[key] ?? 0, 1) }
         let checkedPaths = Set(checked.map(keyer.path))
         for e in previous?.findings ?? [] where !checkedPaths.contains(e.path) {
-            counts[e.key, default: 0] += e.times
+            counts[e.key] = addCounts(counts[e.key] ?? 0, e.times)
         }
         let entries = counts.map { key, n in
             var e = key
@@ -208,7 +241,7 @@ public struct Baseline: Sendable, Hashable, Codable {
     /// that hash; one without (written before the field existed) matches on the rest of the key.
     public func apply(to findings: [Finding], keyer: Keyer, checked: [String]) -> Application {
         var remaining: [Entry: Int] = [:]
-        for e in self.findings { remaining[e.key, default: 0] += e.times }
+        for e in self.findings { remaining[e.key] = Self.addCounts(remaining[e.key] ?? 0, e.times) }
         var kept: [Finding] = []
         var hidden = 0
         for (f, key) in zip(findings, keyer.keys(findings)) {

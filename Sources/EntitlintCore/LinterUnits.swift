@@ -24,7 +24,7 @@ extension Linter {
     /// then what the file itself says. The unit is named by its config app, else `fileName`
     /// (default: the file's name without extension).
     package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
-                          profiles: [ProfileFile], byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil) -> SigningUnit {
+                          profiles: ProfileIndex, byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil) -> SigningUnit {
         let config = options.configuration
         let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
         var app: Configuration.App?
@@ -63,7 +63,7 @@ extension Linter {
                 profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof)
             }
         } else {
-            profile = Self.bestProfile(for: unit, among: profiles)
+            profile = profiles.best(for: unit)
         }
         if let profile {
             unit.takeFacts(of: profile)
@@ -82,21 +82,12 @@ extension Linter {
     }
 
     /// The profile whose `application-identifier` pattern covers the unit's App ID; the most
-    /// specific (longest) pattern wins. With no prefix known, the part after the prefix is
-    /// matched against the bundle ID.
+    /// specific (longest) pattern wins, then the smaller path. With no prefix known, the part
+    /// after the prefix is matched against the bundle ID. One unit among many profiles: a run
+    /// pairs many units through one `ProfileIndex`, built once.
     public static func bestProfile(for unit: SigningUnit, among profiles: [ProfileFile]) -> ProfileFile? {
-        guard let bundle = unit.bundleID?.value else { return nil }
-        var best: (ProfileFile, Int)?
-        for p in profiles {
-            guard let pattern = p.profile.applicationIdentifier, let dot = pattern.firstIndex(of: ".") else { continue }
-            let prefix = String(pattern[..<dot])
-            if let known = unit.appIDPrefix?.value, known != prefix { continue }
-            let rest = String(pattern[pattern.index(after: dot)...])
-            guard ProfileAllowlist.allows(pattern: rest, value: bundle) else { continue }
-            let score = rest.hasSuffix("*") ? rest.count - 1 : rest.count + 1000
-            if best == nil || score > best!.1 || (score == best!.1 && p.path < best!.0.path) { best = (p, score) }
-        }
-        return best?.0
+        guard unit.bundleID != nil, !profiles.isEmpty else { return nil }
+        return ProfileIndex(profiles).best(for: unit)
     }
 }
 

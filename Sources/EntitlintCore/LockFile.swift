@@ -105,6 +105,13 @@ public struct LockFile: Sendable, Hashable, Codable {
         case version, units
     }
 
+    /// Decoded field by field so that a `version` that is no whole number is an error at its key.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decodeWholeNumber(forKey: .version, in: Int.min...Int.max, what: "a version")
+        units = try c.decode([String: Entry].self, forKey: .units)
+    }
+
     public init(units: [String: Entry] = [:]) {
         self.version = 1
         self.units = units
@@ -159,44 +166,6 @@ public struct LockFile: Sendable, Hashable, Codable {
     func relativeFile(of unit: SigningUnit, cwd: String) -> String {
         let base = path.map { Paths.absolute(Paths.directoryName($0), cwd: cwd) } ?? cwd
         return Baseline.relativePath(Paths.absolute(unit.entitlementsPath, cwd: cwd), from: base)
-    }
-
-    /// Pairs the units of a run with the entries: by name first; then each unit that no entry
-    /// names takes, among the entries no unit of the run names, the one of its bundle ID or
-    /// read from its file (both beat one, the bundle ID beats the file; the same configuration
-    /// breaks a tie, then the entry's name). `all`: the names of every unit the run formed,
-    /// context included. Returns the renamed pairs (unit name -> entry name) and the entries
-    /// paired with no unit. Entries are indexed once: the work grows with units plus entries.
-    public func pair(_ units: [SigningUnit], all: Set<String>, cwd: String)
-        -> (renamed: [String: String], unpaired: [String]) {
-        var free = Set(self.units.keys).subtracting(all)
-        var byBundle: [String: [String]] = [:]
-        var byFile: [String: [String]] = [:]
-        for name in free.sorted() {
-            let e = self.units[name]!
-            if let b = e.bundleID { byBundle[b, default: []].append(name) }
-            if let f = e.entitlements { byFile[f, default: []].append(name) }
-        }
-        var renamed: [String: String] = [:]
-        for unit in units.sorted(by: { $0.name < $1.name }) where self.units[unit.name] == nil {
-            let file = relativeFile(of: unit, cwd: cwd)
-            let bundle = unit.bundleID?.value
-            let configuration = unit.origin.map { "(\($0.configuration))" }
-            var best: (name: String, score: Int)?
-            for name in (bundle.flatMap { byBundle[$0] } ?? []) + (byFile[file] ?? []) where free.contains(name) {
-                let e = self.units[name]!
-                var score = 0
-                if let b = e.bundleID, b == bundle { score += 4 }
-                if e.entitlements == file { score += 2 }
-                if let configuration, name.hasSuffix(configuration) { score += 1 }
-                if best == nil || score > best!.score || (score == best!.score && name < best!.name) { best = (name, score) }
-            }
-            if let best {
-                renamed[unit.name] = best.name
-                free.remove(best.name)
-            }
-        }
-        return (renamed, free.sorted())
     }
 
     /// Sorted, pretty, stable JSON with a final newline.

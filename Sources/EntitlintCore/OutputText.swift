@@ -48,13 +48,28 @@ public enum OutputText {
     }
 
     /// Text from an input quoted in a message (a line that is not valid syntax, a name, a path
-    /// as written): escaped, and at most `limit` characters, a cut marked by `...`. Only text of
-    /// a file read as what it is named (an xcconfig as an xcconfig) is quoted this way; a file of
-    /// another kind is never quoted at all.
+    /// as written): escaped, and at most `limit` Unicode scalars (so at most 4 x `limit` bytes),
+    /// a cut marked by `...`. Only text of a file read as what it is named (an xcconfig as an
+    /// xcconfig) is quoted this way; a file of another kind is never quoted at all.
+    ///
+    /// Counted in scalars, not Characters: one grapheme cluster may be megabytes long (a letter
+    /// and a million combining marks), so an excerpt of 80 Characters could be the whole value,
+    /// and counting Characters walks all of it. At most `limit + 1` scalars of `s` are read,
+    /// whatever its length. A cut may fall inside a grapheme cluster.
     public static func excerpt<S: StringProtocol>(_ s: S, limit: Int = 80) -> String {
-        let escaped = escape(String(s.prefix(limit)))
-        guard escaped.count > limit || s.count > limit else { return escaped }
-        return String(escaped.prefix(limit - 3)) + "..."
+        var head = String.UnicodeScalarView()
+        var taken = 0
+        var cut = false
+        for u in s.unicodeScalars {
+            if taken == limit { cut = true; break }
+            head.append(u)
+            taken += 1
+        }
+        let escaped = escape(String(head))
+        var escapedCount = 0
+        for _ in escaped.unicodeScalars { escapedCount += 1 }
+        guard cut || escapedCount > limit else { return escaped }
+        return String(Substring(escaped.unicodeScalars.prefix(max(0, limit - 3)))) + "..."
     }
 
     /// A path as an input writes it (an `#include`, a workspace location), named in a message

@@ -94,7 +94,7 @@ extension Linter {
     public func unit(document: PlistDocument, path: String, name: String? = nil, bundleID: String? = nil,
                      teamID: String? = nil, profile: ProfileFile? = nil) -> SigningUnit {
         var unit = makeUnit(path: path, shown: path, document: document, facts: StatedFacts(teamID: teamID, bundleID: bundleID),
-                            profiles: profile.map { [$0] } ?? [],
+                            profiles: ProfileIndex(profile.map { [$0] } ?? []),
                             byAbs: [:], cwd: Self.inMemoryFolder)
         if let name { unit.name = name }
         if let profile, unit.profile == nil {

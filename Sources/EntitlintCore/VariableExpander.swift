@@ -125,6 +125,12 @@ public struct VariableExpander: Sendable {
     /// single pass over the bytes with no hashing; anything else takes the general path.
     public func expand(_ s: String) -> Result {
         if table.isEmpty && s == Self.derivedAppID { return Self.derivedAppIDUnknown }
-        return expandUncached(s)
+        let r = expandUncached(s)
+        // Values are capped where they are read (entitlement strings and signing settings at
+        // 4 KiB), but a string may name a long value many times: past the same cap the
+        // expansion is not used, and every reference of the string counts as unresolved (a
+        // warning on the value), so no rule works on megabytes of it once per configuration.
+        guard r.text.utf8.count > Linter.maxEntitlementStringBytes else { return r }
+        return Result(text: s, symbolic: [], unresolved: Self.references(in: s))
     }
 }

@@ -82,7 +82,7 @@ extension Configuration {
             case "external-groups":
                 config.externalGroups = try strings(v, key, "keychain access groups or app groups")
             case "profile-expiring-days":
-                guard v.resolvedTagName == .int, let n = v.int, n > 0, n <= 3650 else {
+                guard let n = wholeNumber(v), n > 0, n <= 3650 else {
                     throw fail(v, "'profile-expiring-days' must be a whole number of days from 1 to 3650, not '\(OutputText.excerpt(v.scalar?.string ?? "a collection"))'")
                 }
                 config.profileExpiringDays = n
@@ -102,7 +102,7 @@ extension Configuration {
                         throw fail(lk, "unknown limit '\(OutputText.excerpt(given))'\(Suggestion.hint(for: given, in: RunLimits.names)) (known: \(RunLimits.names.joined(separator: ", ")))")
                     }
                     guard config.limits[name] == nil else { throw fail(lk, "limits.\(name) is given twice") }
-                    guard lv.resolvedTagName == .int, let n = lv.int, n > 0 else {
+                    guard let n = wholeNumber(lv), n > 0 else {
                         throw fail(lv, "limits.\(name) must be a positive whole number, not '\(OutputText.excerpt(lv.scalar?.string ?? "a collection"))'")
                     }
                     config.limits[name] = n
@@ -163,6 +163,50 @@ extension Configuration {
             }
         }
         return config
+    }
+
+    /// The value of a scalar YAML tags as an integer (YAML 1.1, as Yams' resolver: decimal,
+    /// `0x` hexadecimal, `0o` or leading-`0` octal, `0b` binary, `_` between digits, base 60 as
+    /// `1:30`), or nil when it is no integer or does not fit in an `Int`. Read here with checked
+    /// arithmetic, not with Yams' `Node.int`, which multiplies base-60 digits unchecked and traps
+    /// (a crash) on `1:00:00:00:00:00:00:00:00:00:00:00`.
+    static func wholeNumber(_ node: Node) -> Int? {
+        guard node.resolvedTagName == .int, let text = node.scalar?.string else { return nil }
+        var s = Substring(text.filter { $0 != "_" })
+        var negative = false
+        if let sign = s.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            s = s.dropFirst()
+        }
+        // Digits only: `Int(_:radix:)` would take a second sign.
+        func digits(_ part: Substring, _ radix: Int) -> Int? {
+            guard let first = part.first, first != "-", first != "+" else { return nil }
+            return Int(part, radix: radix)
+        }
+        let magnitude: Int?
+        if s.contains(":") {
+            var value = 0
+            for part in s.split(separator: ":", omittingEmptySubsequences: false) {
+                guard let d = digits(part, 10) else { return nil }
+                let (shifted, o1) = value.multipliedReportingOverflow(by: 60)
+                let (sum, o2) = shifted.addingReportingOverflow(d)
+                guard !o1, !o2 else { return nil }
+                value = sum
+            }
+            magnitude = value
+        } else if s.hasPrefix("0x") {
+            magnitude = digits(s.dropFirst(2), 16)
+        } else if s.hasPrefix("0b") {
+            magnitude = digits(s.dropFirst(2), 2)
+        } else if s.hasPrefix("0o") {
+            magnitude = digits(s.dropFirst(2), 8)
+        } else if s.count > 1, s.hasPrefix("0") {
+            magnitude = digits(s.dropFirst(), 8)
+        } else {
+            magnitude = digits(s, 10)
+        }
+        guard let magnitude else { return nil }
+        return negative ? -magnitude : magnitude
     }
 
     /// What YAML made of a plain scalar that is not a string, for messages.

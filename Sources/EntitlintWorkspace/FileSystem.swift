@@ -67,7 +67,9 @@ public enum FileReader {
         while true {
             if total == buffer.count {
                 if buffer.count > limit { throw .tooLarge(limit: limit) }
-                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count)))
+                // `limit - count + 1` (here count <= limit), never `limit + 1`: `--max-file-size`
+                // may be Int.max.
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, limit - buffer.count + 1)))
             }
             let n = buffer.withUnsafeMutableBytes { raw in
                 Glibc_read(fd, raw.baseAddress! + total, raw.count - total)

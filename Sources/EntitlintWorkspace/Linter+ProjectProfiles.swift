@@ -45,41 +45,93 @@ extension LintOptions {
     }
 }
 
-extension Linter {
-    /// The profiles that may be a discovered unit's, as signing pairs them: never one its target's
-    /// synchronised folders exclude (`membershipExceptions`), never one in the folders of another app
-    /// family of the run, and, with automatic signing, never one committed in the repository
-    /// (found by walking a folder): Xcode makes and chooses its own. Profiles named on the command
-    /// line, in `--profiles`, the configuration or the standard folders stay candidates.
-    /// `notAssumed` says why a committed profile that matches was left out, for the report.
-    static func pairable(_ profiles: [ProfileFile], with d: DiscoveredUnit, discovery: Discovery, walked: Set<String>,
-                         cwd: String) -> (profiles: [ProfileFile], notAssumed: String?) {
-        guard !profiles.isEmpty else { return ([], nil) }
-        let excluded = Set(d.origin.excludedFiles)
-        let automatic = d.origin.signingStyle == "Automatic"
-        var committed: [ProfileFile] = []
-        let out = profiles.filter { p in
+/// The profiles of a run with project units, indexed once for every discovered unit: split by the
+/// app family of the folder each lies in and by whether the run found it by walking a folder of
+/// the repository, each part a `ProfileIndex`. A unit's candidates are the parts of its own
+/// family and of no family (and the walked ones only without automatic signing), less the files
+/// its target's synchronised folders exclude; pairing one costs a few index lookups, not a pass
+/// over every profile (which also looked up each profile's family again for every unit).
+struct ProjectProfiles {
+    struct Group: Hashable { var family: String; var walked: Bool }
+    let groups: [Group: ProfileIndex]
+
+    init(_ profiles: [ProfileFile], discovery: Discovery, walked: Set<String>, cwd: String) {
+        var members: [Group: [Int]] = [:]
+        var keys: [String] = []
+        for (i, p) in profiles.enumerated() {
             let abs = Paths.absolute(p.path, cwd: cwd)
-            if excluded.contains(abs) { return false }
-            let family = discovery.family(ofLoose: abs)
-            if !family.isEmpty, family != d.family { return false }
-            if automatic, walked.contains(abs) { committed.append(p); return false }
-            return true
+            keys.append(abs)
+            members[Group(family: discovery.family(ofLoose: abs), walked: walked.contains(abs)), default: []].append(i)
         }
-        guard automatic, !committed.isEmpty, d.origin.profileUUID?.isEmpty != false, d.origin.profileSpecifier?.isEmpty != false
-        else { return (out, nil) }
-        var probe = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform)
-        probe.bundleID = d.bundleID
-        guard let match = bestProfile(for: probe, among: committed) else { return (out, nil) }
-        return (out, "automatic signing: Xcode chooses the profile; \(match.path), committed in the repository, is not assumed to be this target's")
+        groups = members.mapValues { list in ProfileIndex(list.map { profiles[$0] }, ranks: list, keys: list.map { keys[$0] }) }
     }
 
+    /// The profiles that may be `d`'s, as signing pairs them: never one its target's synchronised
+    /// folders exclude (`membershipExceptions`), never one in the folders of another app family of
+    /// the run, and, with automatic signing, never one committed in the repository (found by
+    /// walking a folder): Xcode makes and chooses its own. Profiles named on the command line, in
+    /// `--profiles`, the configuration or the standard folders stay candidates.
+    func candidates(for d: DiscoveredUnit) -> Candidates {
+        let automatic = d.origin.signingStyle == "Automatic"
+        let families = d.family.isEmpty ? [""] : ["", d.family]
+        var usable: [ProfileIndex] = []
+        var committed: [ProfileIndex] = []
+        for family in families {
+            if let g = groups[Group(family: family, walked: false)] { usable.append(g) }
+            if let g = groups[Group(family: family, walked: true)] { if automatic { committed.append(g) } else { usable.append(g) } }
+        }
+        return Candidates(indexes: usable, committed: committed, excluded: Set(d.origin.excludedFiles))
+    }
+
+    /// One unit's candidates: the queries of `ProfileIndex` over the parts it may use.
+    struct Candidates {
+        let indexes: [ProfileIndex]
+        let committed: [ProfileIndex]
+        let excluded: Set<String>
+
+        static func pick(_ matches: [(ProfileIndex, ProfileIndex.Match)], by better: (ProfileIndex.Match, ProfileIndex.Match) -> Bool) -> ProfileFile? {
+            var best: (ProfileIndex, ProfileIndex.Match)?
+            for m in matches where best == nil || better(m.1, best!.1) { best = m }
+            return best.map { $0.0.profiles[$0.1.position] }
+        }
+
+        /// `Linter.bestProfile` over the candidates (or the committed profiles left out).
+        func best(for unit: SigningUnit, committed useCommitted: Bool = false) -> ProfileFile? {
+            var work = 0
+            let matches = (useCommitted ? committed : indexes).compactMap { i in i.best(for: unit, excluding: excluded, work: &work).map { (i, $0) } }
+            return Self.pick(matches) { a, b in a.beats(b) }
+        }
+
+        /// The first candidate, in the run's order, whose UUID is `uuid` (ignoring case).
+        func first(uuid: String) -> ProfileFile? {
+            Self.pick(indexes.compactMap { i in i.first(uuid: uuid, excluding: excluded).map { (i, $0) } }) { a, b in a.rank < b.rank }
+        }
+
+        /// The candidate of the smallest path whose name is `name` or whose UUID is `uuid`.
+        func smallestPath(named name: String, orUUID uuid: String) -> ProfileFile? {
+            Self.pick(indexes.compactMap { i in i.smallestPath(named: name, orUUID: uuid, excluding: excluded).map { (i, $0) } }) { a, b in
+                a.path != b.path ? a.path < b.path : a.rank < b.rank
+            }
+        }
+
+        /// Why a committed profile that matches was left out (automatic signing), for the report.
+        func notAssumed(_ d: DiscoveredUnit) -> String? {
+            guard !committed.isEmpty, d.origin.profileUUID?.isEmpty != false, d.origin.profileSpecifier?.isEmpty != false else { return nil }
+            var probe = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform)
+            probe.bundleID = d.bundleID
+            guard let match = best(for: probe, committed: true) else { return nil }
+            return "automatic signing: Xcode chooses the profile; \(match.path), committed in the repository, is not assumed to be this target's"
+        }
+    }
+}
+
+extension Linter {
     /// The signing unit of a discovered one. Facts, first match wins: the flags, then the project's
     /// build settings, then the config (`apps:` entry for the entitlements file, then `team:`), then
     /// the profile, then the entitlements file itself. The profile: `--profile`, else the one
     /// `PROVISIONING_PROFILE` (UUID) or `PROVISIONING_PROFILE_SPECIFIER` (name) names, else the config
     /// app's, else the best match by App ID.
-    func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: [ProfileFile], byAbs: [String: ParsedInput],
+    func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: ProjectProfiles.Candidates, byAbs: [String: ParsedInput],
                          cwd: String) -> SigningUnit {
         let config = options.configuration
         let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
@@ -118,20 +170,19 @@ extension Linter {
         if let p = options.profilePath {
             if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
         } else if let uuid = origin.profileUUID, !uuid.isEmpty {
-            profile = profiles.first { $0.profile.uuid?.lowercased() == uuid.lowercased() }
+            profile = profiles.first(uuid: uuid)
             if profile == nil { origin.profileNote = "PROVISIONING_PROFILE \(uuid): no such profile found" }
         } else if let specifier = origin.profileSpecifier, !specifier.isEmpty {
             // `TEAMID/Name` (Xcode 8 and later) or the bare name; a UUID is accepted too.
             var name = Substring(specifier)
             if let slash = specifier.firstIndex(of: "/"), String(specifier[..<slash]).isTeamIDLike { name = specifier[specifier.index(after: slash)...] }
-            profile = profiles.filter { $0.profile.name == String(name) || $0.profile.uuid?.lowercased() == specifier.lowercased() }
-                .min { $0.path < $1.path }
+            profile = profiles.smallestPath(named: String(name), orUUID: specifier)
             if profile == nil { origin.profileNote = "PROVISIONING_PROFILE_SPECIFIER \"\(specifier)\": no such profile found" }
         } else if let p = app?.profile.map({ config!.resolve($0) }) {
             if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
         }
         if profile == nil, origin.profileNote == nil {
-            profile = Self.bestProfile(for: unit, among: profiles)
+            profile = profiles.best(for: unit)
             if profile == nil {
                 origin.profileNote = origin.signingStyle == "Automatic"
                     ? "automatic signing; no matching profile on disk"

@@ -26,11 +26,12 @@ extension Linter {
         defer { slots.deallocate() }
         nonisolated(unsafe) let out = slots
         nonisolated(unsafe) let byPath = byAbs
+        nonisolated(unsafe) let pairing = ProjectProfiles(profiles, discovery: discovery, walked: walkedProfiles, cwd: cwd)
         let work: @Sendable (Int) -> Void = { i in
             let d = discovered[i]
-            let candidates = Self.pairable(profiles, with: d, discovery: discovery, walked: walkedProfiles, cwd: cwd)
-            var unit = self.makeProjectUnit(d, options: options, profiles: candidates.profiles, byAbs: byPath, cwd: cwd)
-            if unit.profile == nil, let why = candidates.notAssumed, var origin = unit.origin {
+            let candidates = pairing.candidates(for: d)
+            var unit = self.makeProjectUnit(d, options: options, profiles: candidates, byAbs: byPath, cwd: cwd)
+            if unit.profile == nil, let why = candidates.notAssumed(d), var origin = unit.origin {
                 origin.profileNote = why
                 unit.origin = origin
             }

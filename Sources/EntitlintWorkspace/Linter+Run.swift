@@ -191,7 +191,9 @@ extension Linter {
         nonisolated(unsafe) let slots = perUnit
         nonisolated(unsafe) let docs = documents
         nonisolated(unsafe) let parsedByPath = byAbs
-        let knownProfiles = profiles
+        // Indexed once: pairing each file with its profile costs its bundle ID's length, not
+        // a pass over every profile.
+        let knownProfiles = ProfileIndex(profiles)
         let facts = options.statedFacts
         let projectFolders = discovery.map { !$0.units.isEmpty || !$0.foreignFolders.isEmpty } == true ? discovery! : Discovery()
         let names = Self.fileUnitNames(documents.map(\.shown))

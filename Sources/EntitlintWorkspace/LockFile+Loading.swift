@@ -19,7 +19,7 @@ extension LockFile {
         } catch let e as LoadError {
             throw e
         } catch {
-            throw LoadError.invalid(name: "lock file", path: path, why: "\(error)")
+            throw LoadError.invalid(name: "lock file", path: path, why: Baseline.describe(error))
         }
     }
 }

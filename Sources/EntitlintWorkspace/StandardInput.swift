@@ -105,7 +105,7 @@ extension Linter {
         case .entitlements(let document):
             let lock: LockFile?
             do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
-            let unit = makeUnit(path: name, shown: name, document: document, facts: options.statedFacts, profiles: profiles,
+            let unit = makeUnit(path: name, shown: name, document: document, facts: options.statedFacts, profiles: ProfileIndex(profiles),
                                 byAbs: byAbs, cwd: cwd)
             let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             for rule in rules { findings += rule.check(context) }

@@ -142,25 +142,40 @@ public enum StarterConfiguration {
         return out
     }
 
-    /// Unit names from file names; a name two files share gets its folder's name in front.
+    /// Unit names from file names; a name two files share gets its folder's name in front, and
+    /// one still taken the first free `-2`, `-3`, ... after it.
     static func uniqueNames(_ paths: [String]) -> [String] {
+        var tries = 0
+        return uniqueNames(paths, tries: &tries)
+    }
+
+    /// `uniqueNames`, counting the candidate names tried. Linear: each name keeps the number it
+    /// reached, since every number before it was taken (and taken names stay taken), so a
+    /// thousand files of one name try a thousand candidates, not half a million.
+    static func uniqueNames(_ paths: [String], tries: inout Int) -> [String] {
         let stems = paths.map(Paths.stem)
         var counts: [String: Int] = [:]
         for s in stems { counts[s, default: 0] += 1 }
         var used = Set<String>()
+        var next: [String: Int] = [:]
         return zip(paths, stems).map { path, stem in
             var name = stem
             if counts[stem]! > 1 {
                 let folder = Paths.baseName(Paths.directoryName(path))
                 name = folder == "." || folder == "/" ? stem : "\(folder)-\(stem)"
             }
-            var candidate = name
-            var n = 2
-            while !used.insert(candidate).inserted {
-                candidate = "\(name)-\(n)"
+            tries += 1
+            if used.insert(name).inserted { return name }
+            var n = next[name] ?? 2
+            while true {
+                tries += 1
+                let candidate = "\(name)-\(n)"
                 n += 1
+                if used.insert(candidate).inserted {
+                    next[name] = n
+                    return candidate
+                }
             }
-            return candidate
         }
     }
 

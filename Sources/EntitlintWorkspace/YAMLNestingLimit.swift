@@ -1,91 +1,61 @@
-public import EntitlintCore
+// libyaml as Yams vendors and uses it (Yams' `CYaml` module): the very parser whose events Yams
+// composes into nodes.
+import CYaml
 
-/// A cheap upper bound of how deeply YAML text nests, checked before Yams reads it: Yams builds
-/// its node tree recursively, so `[[[[...` (a few hundred KB of it) in `.entitlint.yml`
-/// overflowed the stack and crashed the linter (found by fuzzing); so did it in an XcodeGen
-/// `project.yml`.
+/// How deeply YAML text nests, measured before Yams composes it: Yams builds its node tree
+/// recursively (a few stack frames per open collection), so `[[[[...` or `- - - ...` in
+/// `.entitlint.yml` or an XcodeGen `project.yml` would overflow the stack and crash the linter.
 ///
-/// The bound is the number of open block levels (an indentation stack, plus compact `- ` and `? `
-/// indicators) plus the open flow collections (`[`, `{`). Quoted scalars (started where a scalar
-/// starts) and comments are skipped; everything else counts, so the bound can only be too high,
-/// never too low.
+/// The depth is counted on libyaml's own event stream, the one Yams composes: every
+/// SEQUENCE-START and MAPPING-START opens a level, every matching END closes it. So the bound
+/// holds by construction for every way YAML nests — flow `[` and `{`, single-pair mappings
+/// inside flow sequences, block indentation, compact `- - x`, `? - x`, `: - x` — and for every
+/// line break libyaml knows (LF, CR, CRLF, NEL U+0085, LS U+2028, PS U+2029: libyaml's
+/// `IS_BREAK` in yaml_private.h); a line-based guess can disagree with libyaml, this cannot.
+///
+/// The check parses once more than Yams does (linear in the text, no node is built), and stops
+/// at the first collection past the limit, so libyaml's own stacks stay as small as the limit.
+/// Text libyaml rejects passes the check: Yams then stops at the same event with the same
+/// error, having opened no more levels than were counted here.
 public enum YAMLNestingLimit {
-    /// The first line (1-based) where the bound goes past `limit`, or nil.
+    /// The line (1-based) of the first collection that opens more than `limit` levels deep, or nil.
     public static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
-        var indents: [Int] = []
-        var flow = 0
-        var quote: UInt8? = nil          // `"` or `'` while inside a quoted scalar
-        var line = 1
-        var bytes = Array(text.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            var i = start
-            var block = indents.count
-            if quote == nil && flow == 0 {
-                while i < end, bytes[i] == UInt8(ascii: " ") { i += 1 }
-                let isBlank = i == end || bytes[i] == UInt8(ascii: "#") || bytes[i] == UInt8(ascii: "\r")
-                if !isBlank {
-                    let indent = i - start
-                    while let last = indents.last, last >= indent { indents.removeLast() }
-                    indents.append(indent)
-                    block = indents.count
-                    // Compact nesting on one line: `- - - x`, `? - x`.
-                    while i + 1 < end, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "?"),
-                          bytes[i + 1] == UInt8(ascii: " ") {
-                        block += 1
-                        i += 2
-                        while i < end, bytes[i] == UInt8(ascii: " ") { i += 1 }
-                    }
-                }
-            }
-            var atScalarStart = true
-            while i < end {
-                let c = bytes[i]
-                if let q = quote {
-                    if q == UInt8(ascii: "\""), c == UInt8(ascii: "\\") { i += 2; continue }
-                    if c == q {
-                        if q == UInt8(ascii: "'"), i + 1 < end, bytes[i + 1] == q { i += 2; continue }
-                        quote = nil
-                        atScalarStart = false
-                    }
-                    i += 1
-                    continue
-                }
-                switch c {
-                case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                    if atScalarStart { quote = c }
-                case UInt8(ascii: "#") where i == start || bytes[i - 1] == UInt8(ascii: " ") || bytes[i - 1] == UInt8(ascii: "\t"):
-                    i = end
-                    continue
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    flow += 1
-                    if block + flow > limit { return line }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    flow = max(0, flow - 1)
+        var steps = 0
+        return firstLineDeeperThan(limit, in: text, events: &steps)
+    }
+
+    /// `firstLineDeeperThan`, counting the events read (at most one per token of the text).
+    static func firstLineDeeperThan(_ limit: Int, in text: String, events: inout Int) -> Int? {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var parser = yaml_parser_t()
+            // Out of memory before the first byte: the text cannot be shown to be shallow.
+            guard yaml_parser_initialize(&parser) == 1 else { return 1 }
+            defer { yaml_parser_delete(&parser) }
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var depth = 0
+            while true {
+                var event = yaml_event_t()
+                // A text libyaml rejects: Yams reports the same error at the same place.
+                guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+                events += 1
+                let type = event.type
+                let line = Int(event.start_mark.line) + 1
+                yaml_event_delete(&event)
+                switch type {
+                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                    depth += 1
+                    if depth > limit { return line }
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    depth -= 1
+                case YAML_STREAM_END_EVENT:
+                    return nil
                 default:
                     break
                 }
-                // A quote opens a quoted scalar only where a scalar starts: at the start of the
-                // line, after `[`, `{`, `,`, or after `: `, `- `, `? `.
-                switch c {
-                case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","):
-                    atScalarStart = true
-                case UInt8(ascii: " "), UInt8(ascii: "\t"):
-                    if !atScalarStart, i > start, [UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "?")].contains(bytes[i - 1]) {
-                        atScalarStart = true
-                    }
-                default:
-                    atScalarStart = false
-                }
-                i += 1
             }
-            if block + flow > limit { return line }
-            line += 1
-            start = end + 1
         }
-        return nil
     }
 }

@@ -81,6 +81,21 @@ final class SettingsEvaluator {
     static let maxUndefined = 64
     /// Bytes of expanded text one evaluator produces at most, over all its settings.
     static let maxTotalLength = 4 << 20
+    /// Bytes a value that signing reads may have (the bundle ID, the team, the entitlements and
+    /// Info.plist paths, the profile, the platforms, and the settings an entitlements file refers
+    /// to): PATH_MAX, far above any real one. A longer value is unknown, with a problem saying so,
+    /// so no rule ever compares, hashes or prints megabytes of it once per configuration.
+    static let maxSigningValueBytes = 4_096
+
+    /// `resolve`, for a value signing reads: past `maxSigningValueBytes` it is unknown, with a problem.
+    func resolveForSigning(_ name: String, structural: Bool = false) -> ResolvedSetting {
+        var r = resolve(name, structural: structural)
+        if let v = r.value, v.utf8.count > Self.maxSigningValueBytes {
+            r.value = nil
+            r.problem = "its value is \(v.utf8.count) bytes long, more than the \(Self.maxSigningValueBytes) bytes a signing setting is read to"
+        }
+        return r
+    }
 
     /// How the problem of a setting that only a missing file could set begins (`ResolvedSetting.missingFile`).
     static let missingFilePrefix = "no committed file sets it; it may be set in "

@@ -54,7 +54,7 @@ extension DiscoverySession {
         let relevant = relevance()
         let missing = (expectedMissing + xcconfigs.expectedMissing).filter { relevant?.files.contains(files.absolute($0.referrer)) ?? true }
         let allProblems = (problems + xcconfigs.problems).filter { relevant?.keeps($0, files: files) ?? true }
-            + ExpectedMissing.notes(missing, needed: neededFromMissing()) + foreign.notices()
+            + ExpectedMissing.notes(missing, needed: neededFromMissing()) + foreign.notices() + catalog.notices()
         for var p in allProblems {
             p.target = nil
             guard seenProblems.insert(p).inserted else { continue }

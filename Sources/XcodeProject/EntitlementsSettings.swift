@@ -40,7 +40,7 @@ struct EntitlementsSettings {
         let evaluator = SettingsEvaluator(entries: base.entries, builtins: base.builtins, context: base.context, keepUndefined: true)
         var substitutions: [String: String] = [:]
         for name in names {
-            let r = evaluator.resolve(name)
+            let r = evaluator.resolveForSigning(name)
             if let problem = r.problem {
                 if r.isUnknownForMissingFile { unknown[name] = problem }
                 continue

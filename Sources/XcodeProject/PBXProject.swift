@@ -123,6 +123,8 @@ extension PBXProject {
 
 /// The walk over one project's object graph.
 struct PBXReader {
+    /// Swift package products of one target read at most (the rest are noted as not read).
+    static let maxPackageProducts = 1_000
     let root: PlistNode
     let file: String
     let bundlePath: String
@@ -231,6 +233,9 @@ struct PBXReader {
             targets[targets.count - 1].embedsNotForCatalyst = phases.notForCatalyst
             code.files += added[id] ?? []
             code.products = packageProducts(dict, directory: directory)
+            if let count = dict["packageProductDependencies"]?.array?.count, count > Self.maxPackageProducts {
+                code.unscanned.append("more than \(Self.maxPackageProducts) Swift package products (\(count)): the rest are not read")
+            }
             targets[targets.count - 1].code = code
         }
         var read = PBXProject(bundlePath: bundlePath, file: file, name: name, directory: directory, projectConfigurations: projectConfigs,

@@ -118,7 +118,8 @@ extension PBXReader {
     /// (`plugin:Name`) run at build time and are not compiled into the target.
     mutating func packageProducts(_ target: PlistDictionary, directory: String) -> [PackageProductReference] {
         var out: [PackageProductReference] = []
-        for ref in (target["packageProductDependencies"]?.array ?? []).prefix(1_000) {
+        var listed = Set<PackageProductReference>()
+        for ref in (target["packageProductDependencies"]?.array ?? []).prefix(Self.maxPackageProducts) {
             guard let id = ref.string, let dep = objects[id]?.dict, dep["isa"]?.string == "XCSwiftPackageProductDependency",
                   let name = dep["productName"]?.string, !name.hasPrefix("plugin:") else { continue }
             var package = PackageProductReference.Package.unnamed
@@ -131,7 +132,7 @@ extension PBXReader {
                 }
             }
             let product = PackageProductReference(product: name, package: package)
-            if !out.contains(product) { out.append(product) }
+            if listed.insert(product).inserted { out.append(product) }
         }
         return out
     }

@@ -40,6 +40,22 @@ struct PackageManifest: Sendable {
     var products: [Product] = []
     var targets: [Target] = []
     var dependencies: [PackageDependency] = []
+    /// The first product, target and dependency of each name (identity lower-cased), as
+    /// `first(where:)` would find them: a lookup per name, not a pass over the lists.
+    private var productIndex: [String: Int] = [:]
+    private var targetIndex: [String: Int] = [:]
+    private var dependencyIndex: [String: Int] = [:]
+
+    func product(named name: String) -> Product? { productIndex[name].map { products[$0] } }
+    func target(named name: String) -> Target? { targetIndex[name].map { targets[$0] } }
+    func dependency(identity: String) -> PackageDependency? { dependencyIndex[identity.lowercased()].map { dependencies[$0] } }
+
+    /// Builds the lookups once the lists are read.
+    mutating func index() {
+        for (i, p) in products.enumerated() where productIndex[p.name] == nil { productIndex[p.name] = i }
+        for (i, t) in targets.enumerated() where targetIndex[t.name] == nil { targetIndex[t.name] = i }
+        for (i, d) in dependencies.enumerated() where dependencyIndex[d.identity.lowercased()] == nil { dependencyIndex[d.identity.lowercased()] = i }
+    }
 
     /// Tokens a manifest may hold; past it, it is not understood (real ones hold a few thousand).
     static let maxTokens = 200_000
@@ -80,6 +96,7 @@ struct PackageManifest: Sendable {
                 continue
             }
         }
+        manifest.index()
         return manifest
     }
 

@@ -49,7 +49,7 @@ extension ProjectUnitBuilder {
                 // that manifest is what is missing.
                 var found: CodeList?
                 for folder in project.packageFolders {
-                    if case .found(let m) = catalog.manifest(folder), m.products.contains(where: { $0.name == p.product }) {
+                    if case .found(let m) = catalog.manifest(folder), m.product(named: p.product) != nil {
                         found = catalog.product(p.product, package: folder)
                         break
                     }
@@ -62,6 +62,7 @@ extension ProjectUnitBuilder {
             }
         }
         if target.code.cocoaPods { list.append(CodeList(unscanned: ["CocoaPods"]), seen: &seen) }
+        for u in target.code.unscanned { list.addUnscanned(u) }
         return list
     }
 }

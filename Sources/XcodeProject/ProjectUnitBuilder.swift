@@ -13,6 +13,8 @@ struct ProjectUnitBuilder {
     let catalog: SourceCatalog
     /// The project's targets by ID (the first of a repeated ID).
     let targetsByID: [String: PBXProject.Target]
+    /// The project-level configurations by name (the first of a repeated name).
+    let projectConfigurationsByName: [String: PBXProject.BuildConfiguration]
     var problems: [ProjectProblem] = []
     /// The target whose units are being formed: problems found meanwhile concern it.
     var currentTarget: String?
@@ -30,6 +32,7 @@ struct ProjectUnitBuilder {
         self.variables = variables
         self.catalog = catalog ?? SourceCatalog(files: files)
         targetsByID = Dictionary(project.targets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        projectConfigurationsByName = Dictionary(project.projectConfigurations.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     mutating func problem(_ p: ProjectProblem) {
@@ -117,9 +120,11 @@ struct ProjectUnitBuilder {
                 }
             }
         }
+        // The first target of each name, as a search from the start finds it: one lookup per unit.
+        var byName: [String: PBXProject.Target] = [:]
+        for t in project.targets where byName[t.name] == nil { byName[t.name] = t }
         for i in out.indices {
-            guard let hostName = out[i].unit.origin.hostTarget,
-                  let hostTarget = project.targets.first(where: { $0.name == hostName }) else { continue }
+            guard let hostName = out[i].unit.origin.hostTarget, let hostTarget = byName[hostName] else { continue }
             out[i].unit.origin.hostBundleID = bundles[hostTarget.id + "|" + out[i].unit.origin.configuration]
         }
         return out
@@ -127,8 +132,8 @@ struct ProjectUnitBuilder {
 
     mutating func unit(_ target: PBXProject.Target, _ config: PBXProject.BuildConfiguration, kind: UnitOrigin.Kind,
                        host: PBXProject.Target?, projectAbs: String, variant: PlatformVariant? = nil) -> ProjectUnit? {
-        let projectConfig = project.projectConfigurations.first { $0.name == config.name }
-            ?? project.projectConfigurations.first { $0.name == project.defaultConfiguration }
+        let projectConfig = projectConfigurationsByName[config.name]
+            ?? project.defaultConfiguration.flatMap { projectConfigurationsByName[$0] }
         var entries: [SettingAssignment] = []
         var uses: Set<String> = [files.absolute(project.file)]
         if let pc = projectConfig {
@@ -149,15 +154,15 @@ struct ProjectUnitBuilder {
             builtins[k] = v
         }
         let first = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: "", configuration: config.name))
-        let supported = first.resolve(KeySetting.platforms, structural: true).value
-        let sdk = variant?.sdk ?? deviceSDK(sdkRoot: first.resolve(KeySetting.sdkRoot, structural: true).value, supportedPlatforms: supported)
+        let supported = first.resolveForSigning(KeySetting.platforms, structural: true).value
+        let sdk = variant?.sdk ?? deviceSDK(sdkRoot: first.resolveForSigning(KeySetting.sdkRoot, structural: true).value, supportedPlatforms: supported)
         if let sdk {
             builtins["PLATFORM_NAME"] = sdk
             builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : sdk == "macosx" ? "" : "-" + sdk
         }
         let settings = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: sdk ?? "", configuration: config.name))
         var resolved: [String: ResolvedSetting] = [:]
-        for name in KeySetting.all { resolved[name] = settings.resolve(name, structural: true) }
+        for name in KeySetting.all { resolved[name] = settings.resolveForSigning(name, structural: true) }
         if variant == nil {
             variants = PlatformVariant.others(primary: sdk, supportedPlatforms: resolved[KeySetting.platforms]?.value ?? supported,
                                               catalyst: resolved[KeySetting.catalyst]?.value)

@@ -120,11 +120,15 @@ public struct ProjectProblem: Error, Sendable, Hashable {
 }
 
 extension StringProtocol {
+    /// Without the scalars of `set` at either end. By Unicode scalar, not Character: the first
+    /// and last Character of a value that is one grapheme cluster of megabytes (a letter and a
+    /// million combining marks) are the whole value; a scalar is found in constant time.
     func trimmed(_ set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
+        let trim = Set(set.unicodeScalars)
+        var s = Substring(self).unicodeScalars
+        while let f = s.first, trim.contains(f) { s.removeFirst() }
+        while let l = s.last, trim.contains(l) { s.removeLast() }
+        return String(Substring(s))
     }
 }
 

@@ -11,11 +11,16 @@ extension SourceCatalog {
         var queue = names
         var visited = Set<String>()
         var k = 0
-        while k < queue.count, visited.count < Self.maxPackageTargets {
+        while k < queue.count {
             let name = queue[k]
             k += 1
             guard visited.insert(name).inserted else { continue }
-            guard let t = m.targets.first(where: { $0.name == name }) else {
+            // The run-wide budget of targets listed: past it, what the rest compile is unknown.
+            guard spendTarget(folder) else {
+                list.addUnscanned(targetBudgetText)
+                break
+            }
+            guard let t = m.target(named: name) else {
                 list.addUnscanned("Swift package target \(name): not declared by Package.swift of \(files.shown(folder))")
                 continue
             }
@@ -31,7 +36,7 @@ extension SourceCatalog {
                 switch d {
                 case .target(let n): queue.append(n)
                 case .byName(let n):
-                    if m.targets.contains(where: { $0.name == n }) {
+                    if m.target(named: n) != nil {
                         queue.append(n)
                     } else {
                         list.append(dependency(product: n, package: n, of: m, in: folder, depth: depth), seen: &seen)
@@ -46,7 +51,7 @@ extension SourceCatalog {
 
     /// A product of another package that a target of `m` depends on.
     func dependency(product: String, package: String, of m: PackageManifest, in folder: String, depth: Int) -> CodeList {
-        guard let dep = m.dependencies.first(where: { $0.identity.lowercased() == package.lowercased() }) else {
+        guard let dep = m.dependency(identity: package) else {
             return CodeList(unscanned: ["Swift package product \(product): its package \(package) is not among the dependencies of Package.swift of \(files.shown(folder))"])
         }
         guard let path = dep.path else { return CodeList(unscanned: ["remote Swift package \(dep.identity)"]) }

@@ -9,16 +9,32 @@ import PropertyList
 /// Confinement: a path that resolves outside the project root (`..`, an absolute path, a symlink)
 /// is listed as missing and never read or walked; walks follow no symlinked folder and only the
 /// symlinked files that resolve inside the root; a walk is bounded as every walk of the run is.
-/// Bounds: `maxFiles` files per unit, `maxPackageDepth` levels of local packages, `maxPackages`
-/// manifests per run, `maxInfoPlistEntries` entries of `maxInfoPlistValue` bytes.
+/// Bounds: `maxFiles` files per unit, `maxPackageDepth` levels of local packages; per run,
+/// `maxPackages` manifests, `maxManifestBytes` bytes of them and `maxPackageTargets` package
+/// targets listed (each manifest is read and each product listed once, however many units use
+/// it); `maxInfoPlistEntries` entries of `maxInfoPlistValue` bytes. A run-wide budget spent is
+/// never silent: the units whose code it leaves unread say so (their code is not complete), and
+/// the run has one notice per budget naming where it stopped (`notices()`).
 final class SourceCatalog: @unchecked Sendable {
     static let codeExtensions = [".swift", ".m", ".mm", ".h"]
     static let maxFiles = 100_000
     static let maxPackageDepth = 16
     static let maxPackages = 1_000
-    static let maxPackageTargets = 10_000
+    /// Bytes of `Package.swift` files one run reads: real manifests are a few KiB each.
+    static let maxManifestBytes = 32 << 20
+    /// Package targets one run lists (each product's are listed once and kept).
+    static let maxPackageTargets = 100_000
     static let maxInfoPlistEntries = 1_000
     static let maxInfoPlistValue = 4_096
+
+    /// The run-wide budgets (the defaults above; smaller in tests).
+    struct Budgets: Sendable {
+        var packages = SourceCatalog.maxPackages
+        var manifestBytes = SourceCatalog.maxManifestBytes
+        var targets = SourceCatalog.maxPackageTargets
+    }
+    let budgets: Budgets
+    var targetBudgetText: String { "Swift package targets: more than \(budgets.targets) listed in the run (limit SourceCatalog.maxPackageTargets)" }
 
     let files: ProjectFiles
     private var walks: [String: [String]] = [:]
@@ -30,8 +46,41 @@ final class SourceCatalog: @unchecked Sendable {
     /// Folders walked and manifests read: work done, for the tests of the cost.
     private(set) var walked = 0
     private(set) var manifestsRead = 0
+    private(set) var manifestBytes = 0
+    private(set) var targetsListed = 0
+    /// The run-wide budgets spent, each with the file where it stopped (as shown), for `notices()`.
+    private var spent: [(text: String, file: String)] = []
 
-    init(files: ProjectFiles) { self.files = files }
+    /// One notice per run-wide budget spent: the units whose code lies past it are not fully checked.
+    func notices() -> [ProjectProblem] {
+        spent.map { s in
+            var p = ProjectProblem(file: s.file, location: .unknown,
+                                   message: "\(s.text): the code of the package targets past it is not scanned, so the code rules are silent on the units that link them",
+                                   severity: .note)
+            p.isNotice = true
+            return p
+        }
+    }
+
+    private func spend(_ text: String, at file: String) {
+        if !spent.contains(where: { $0.text == text }) { spent.append((text, file)) }
+    }
+
+    /// Counts one package target of the package in `folder` against the run's budget; false
+    /// (and the budget recorded as spent) past it.
+    func spendTarget(_ folder: String) -> Bool {
+        guard targetsListed < budgets.targets else {
+            spend(targetBudgetText, at: files.shown(ProjectFiles.join(folder, "Package.swift")))
+            return false
+        }
+        targetsListed += 1
+        return true
+    }
+
+    init(files: ProjectFiles, budgets: Budgets = Budgets()) {
+        self.files = files
+        self.budgets = budgets
+    }
 
     static func isCode(_ path: String) -> Bool { codeExtensions.contains { path.hasSuffix($0) } }
 
@@ -99,13 +148,31 @@ final class SourceCatalog: @unchecked Sendable {
         let result: ManifestResult
         if files.kind(path) != .file || files.isOutside(folder) || files.isOutside(path) {
             result = .missing(files.shown(path))
-        } else if manifestsRead >= Self.maxPackages {
-            result = .notUnderstood("Package.swift of \(files.shown(folder)): more than \(Self.maxPackages) packages in the run")
+        } else if manifestsRead >= budgets.packages {
+            let text = "Package.swift manifests: more than \(budgets.packages) packages in the run (limit SourceCatalog.maxPackages)"
+            spend(text, at: files.shown(path))
+            result = .notUnderstood("Package.swift of \(files.shown(folder)): \(text)")
+        } else if manifestBytes >= budgets.manifestBytes {
+            let text = "Package.swift manifests: more than \(budgets.manifestBytes) bytes of them in the run (limit SourceCatalog.maxManifestBytes)"
+            spend(text, at: files.shown(path))
+            result = .notUnderstood("Package.swift of \(files.shown(folder)): \(text)")
         } else {
             manifestsRead += 1
             var parsed: PackageManifest?
-            if case .success(let bytes) = files.read(path) { parsed = PackageManifest.parse(bytes) }
-            result = parsed.map { .found($0) } ?? .notUnderstood("Package.swift of \(files.shown(folder)): not understood")
+            var over = false
+            if case .success(let bytes) = files.read(path) {
+                // Charged whole: a manifest that takes the total past the budget is not parsed.
+                manifestBytes += bytes.count
+                over = manifestBytes > budgets.manifestBytes
+                if !over { parsed = PackageManifest.parse(bytes) }
+            }
+            if over {
+                let text = "Package.swift manifests: more than \(budgets.manifestBytes) bytes of them in the run (limit SourceCatalog.maxManifestBytes)"
+                spend(text, at: files.shown(path))
+                result = .notUnderstood("Package.swift of \(files.shown(folder)): \(text)")
+            } else {
+                result = parsed.map { .found($0) } ?? .notUnderstood("Package.swift of \(files.shown(folder)): not understood")
+            }
         }
         manifests[folder] = result
         return result
@@ -126,9 +193,9 @@ final class SourceCatalog: @unchecked Sendable {
         case .missing(let shown): list.addMissing(shown)
         case .notUnderstood(let why): list.addUnscanned(why)
         case .found(let m):
-            if let p = m.products.first(where: { $0.name == product }) {
+            if let p = m.product(named: product) {
                 list = targets(p.targets, of: m, in: folder, depth: depth)
-            } else if m.targets.contains(where: { $0.name == product }) {
+            } else if m.target(named: product) != nil {
                 list = targets([product], of: m, in: folder, depth: depth)
             } else {
                 list.addUnscanned("Swift package product \(product): not declared by Package.swift of \(files.shown(folder))")

@@ -17,6 +17,8 @@ struct TargetCode: Sendable {
     var unlocatable: [String] = []
     /// IDs of the targets whose products its frameworks and copy-files phases name, in phase order.
     var linkedTargets: [String] = []
+    /// What of it is not read (more package products than `PBXReader.maxPackageProducts`).
+    var unscanned: [String] = []
 }
 
 struct PackageProductReference: Sendable, Hashable {

@@ -104,7 +104,7 @@ extension XcodeGenSpec {
             } else {
                 catalog.addInfoPlist(path, entitlements: entitlements, settings: settings, to: &sources)
             }
-        } else if let raw = settings.resolve(KeySetting.infoPlist, structural: true).value?.trimmed(" \t"), !raw.isEmpty {
+        } else if let raw = settings.resolveForSigning(KeySetting.infoPlist, structural: true).value?.trimmed(" \t"), !raw.isEmpty {
             let path = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(specPath), raw))
             catalog.addInfoPlist(path, entitlements: entitlements, settings: settings, to: &sources)
         }

@@ -106,19 +106,19 @@ extension XcodeGenSpec {
                         builtins["EFFECTIVE_PLATFORM_NAME"] = variant?.isMacCatalyst == true ? "-maccatalyst" : unitSDK == "macosx" ? "" : "-" + unitSDK
                     }
                     var evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
-                    if let prefix, !evaluator.resolve(KeySetting.bundleID, structural: true).isSet, t.kind != .other {
+                    if let prefix, !evaluator.resolveForSigning(KeySetting.bundleID, structural: true).isSet, t.kind != .other {
                         entries.insert(SettingAssignment(name: KeySetting.bundleID, value: generatedBundleID(prefix: prefix, target: t.name),
                                                          file: shown, location: spec["options"]?["bundleIdPrefix"]?.location ?? .unknown), at: 0)
                         evaluator = SettingsEvaluator(entries: entries, builtins: builtins, context: SettingContext(sdk: unitSDK ?? "", configuration: config))
                     }
                     if variant == nil {
-                        let listed = [evaluator.resolve(KeySetting.platforms, structural: true).value ?? ""] + destinationSDKs
-                        let catalyst = evaluator.resolve(KeySetting.catalyst, structural: true).value ?? (destinations.contains("macCatalyst") ? "YES" : nil)
+                        let listed = [evaluator.resolveForSigning(KeySetting.platforms, structural: true).value ?? ""] + destinationSDKs
+                        let catalyst = evaluator.resolveForSigning(KeySetting.catalyst, structural: true).value ?? (destinations.contains("macCatalyst") ? "YES" : nil)
                         pending += PlatformVariant.others(primary: sdk, supportedPlatforms: listed.joined(separator: " "), catalyst: catalyst)
                             .map { Optional($0) }
                     }
                     func value(_ name: String) -> (String, SettingAssignment?)? {
-                        let r = evaluator.resolve(name, structural: true)
+                        let r = evaluator.resolveForSigning(name, structural: true)
                         if r.value == nil, let source = r.source, let why = r.problem, !why.hasPrefix("it may be set in a file"), !r.isUnknownForMissingFile {
                             var p = ProjectProblem(rule: "unresolved-variable", file: source.file, location: source.location,
                                                    message: "\(name) = \"\(OutputText.excerpt(source.value))\" (target \(t.name)) cannot be resolved: \(why)")

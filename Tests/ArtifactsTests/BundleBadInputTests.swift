@@ -97,6 +97,20 @@ final class BundleBadInputTests: XCTestCase, BundleLinting {
         XCTAssertTrue(errors.allSatisfy { $0.message.count > 30 })
     }
 
+    /// Embedded XML entitlements (slot 5) whose root is an array holding `*` were read as no
+    /// entitlements at all: the unit passed. They are a parse-error on the executable now.
+    func testEmbeddedEntitlementsWithARootArrayAreAParseError() throws {
+        let dir = try temporaryFolder()
+        let root = Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array><string>*</string></array></plist>\n".utf8)
+        let binary = MachOWriter(xmlEntitlements: root, derEntitlements: nil).bytes()
+        try ProductWriter.folder(ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: binary, profile: nil), at: dir)
+        let result = try lint(["App.app"], in: dir)
+        XCTAssertEqual(result.units.count, 0)
+        let errors = result.findings.filter { $0.rule == "parse-error" }
+        XCTAssertEqual(errors.map(\.path), ["App.app/App"])
+        XCTAssertEqual(errors.map(\.message), ["cannot read built product: arm64: the XML entitlements (slot 5) cannot be parsed: the root of an entitlements file must be a dictionary (<dict>), not an array (<array>)"])
+    }
+
     func testDamagedEmbeddedProfileAndInfoPlist() throws {
         let dir = try temporaryFolder()
         var files = ProductWriter.iOSApp("App.app", name: "App", bundleID: "com.example.App", binary: BundleTests.binary(BundleTests.appBody), profile: Array("junk".utf8))

@@ -211,18 +211,26 @@ final class BoundsCLITests: XCTestCase, WritesFixtures {
 
 /// Binary plists made for the bounds tests.
 enum BinaryPlistTestData {
-    /// Arrays nested `depth` deep (object i holds object i + 1), 4-byte references and offsets.
+    /// Entitlements nested `depth` deep: a root dict (an entitlements file's root is a dict; any
+    /// other root is a parse-error of its own) whose key `k` holds `depth - 1` nested arrays
+    /// (object i holds object i + 1), 4-byte references and offsets.
     static func nestedArrays(depth: Int) -> [UInt8] {
         var data = Array("bplist00".utf8)
         var offsets: [Int] = []
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        for i in 0..<depth {
+        // Object 0: the dict {1: 2}; object 1: the key "k"; objects 2...: the arrays.
+        offsets.append(data.count)
+        data += [0xD1] + be32(1) + be32(2)
+        offsets.append(data.count)
+        data += [0x51, UInt8(ascii: "k")]
+        let arrays = depth - 1
+        for i in 0..<arrays {
             offsets.append(data.count)
-            data += i < depth - 1 ? [0xA1] + be32(i + 1) : [0xA0]
+            data += i < arrays - 1 ? [0xA1] + be32(i + 3) : [0xA0]
         }
         let table = data.count
         for o in offsets { data += be32(o) }
-        data += [0, 0, 0, 0, 0, 0, 4, 4] + be32(0) + be32(depth) + be32(0) + be32(0) + be32(0) + be32(table)
+        data += [0, 0, 0, 0, 0, 0, 4, 4] + be32(0) + be32(offsets.count) + be32(0) + be32(0) + be32(0) + be32(table)
         return data
     }
 }

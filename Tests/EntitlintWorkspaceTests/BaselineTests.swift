@@ -114,10 +114,102 @@ final class BaselineTests: XCTestCase {
         XCTAssertTrue(error(#"{"version": 2, "findings": []}"#).contains("unsupported version 2"))
         XCTAssertTrue(error(#"{"version": 1, "findings": [{"rule": 1, "path": "a"}]}"#).contains("wrong type at .findings[0].rule"),
                       error(#"{"version": 1, "findings": [{"rule": 1, "path": "a"}]}"#))
-        XCTAssertTrue(error(#"{"version": 1, "findings": [{"rule": "r", "path": "a", "count": 0}]}"#).contains("at least 1"))
+        XCTAssertTrue(error(#"{"version": 1, "findings": [{"rule": "r", "path": "a", "count": 0}]}"#)
+            .hasSuffix("is not valid: bad value at .findings[0].count: 0 is not a count (a whole number from 1 to 1000000000)"))
         do { _ = try Baseline.load(path: dir.appendingPathComponent("none.json").path); XCTFail() } catch {
             XCTAssertTrue(error.description.contains("no such file"), error.description)
         }
+    }
+}
+
+/// Integers a baseline or lock file gives are checked at load: a hostile count of 2^63-1 once
+/// trapped (SIGILL) when counts were added up.
+final class RecordIntegerTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("records-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func baselineError(_ text: String) -> String? {
+        let p = dir.appendingPathComponent("b.json").path
+        try? text.write(toFile: p, atomically: true, encoding: .utf8)
+        do { _ = try Baseline.load(path: p); return nil } catch { return error.description }
+    }
+
+    func lockError(_ text: String) -> String? {
+        let p = dir.appendingPathComponent("entitlint.lock").path
+        try? text.write(toFile: p, atomically: true, encoding: .utf8)
+        do { _ = try LockFile.load(path: p); return nil } catch { return "\(error)" }
+    }
+
+    func entry(count: String) -> String {
+        #"{"version": 1, "findings": [{"rule": "r", "path": "a"}, {"rule": "r", "path": "b", "count": \#(count)}]}"#
+    }
+
+    func testBaselineCountOfInt64MaxIsRefusedAtLoadNamingTheFileAndKey() {
+        let p = dir.appendingPathComponent("b.json").path
+        XCTAssertEqual(baselineError(entry(count: "9223372036854775807")),
+                       "the baseline \(p) is not valid: bad value at .findings[1].count: 9223372036854775807 is not a count (a whole number from 1 to 1000000000)")
+    }
+
+    func testNegativeAndZeroBaselineCountsAreRefusedAtLoad() {
+        for count in ["-1", "0", "-9223372036854775808"] {
+            let e = baselineError(entry(count: count)) ?? ""
+            XCTAssertTrue(e.contains("bad value at .findings[1].count: \(count) is not a count (a whole number from 1 to 1000000000)"), e)
+        }
+    }
+
+    func testBaselineCountsNoIntCanHoldAreRefusedAtTheirKeyNotCalledNotJSON() {
+        for (count, shown) in [("99999999999999999999", "1e+20"), ("1e300", "1e+300"), ("2.5", "2.5")] {
+            let e = baselineError(entry(count: count)) ?? ""
+            XCTAssertTrue(e.contains("bad value at .findings[1].count: \(shown) is not a count"), e)
+        }
+        XCTAssertTrue((baselineError(#"{"version": 1e300, "findings": []}"#) ?? "").contains("bad value at .version: 1e+300 is not a version"))
+        // The largest count allowed loads.
+        XCTAssertNil(baselineError(entry(count: "1000000000")))
+        XCTAssertNotNil(baselineError(entry(count: "1000000001")))
+    }
+
+    func testCountsSummedOverEntriesOfOneKeySaturateInsteadOfTrapping() {
+        let keyer = Baseline.Keyer(baselinePath: "b.json", profiles: [], cwd: "/repo")
+        let max = Baseline.maxCount
+        // The same key many times at the largest count, as a hand-edited file may hold it.
+        let baseline = Baseline(findings: Array(repeating: .init(rule: "r", path: "A.entitlements", count: max), count: 20))
+        let f = Finding(rule: "r", severity: .error, message: "m", path: "A.entitlements", line: 1, column: 1)
+        let applied = baseline.apply(to: [f, f], keyer: keyer, checked: ["A.entitlements"])
+        XCTAssertEqual(applied.hidden, 2)
+        XCTAssertEqual(applied.unmatched.map(\.count), [max - 2])
+        // Recording keeps a file not checked at the largest count a file may hold, so it loads again.
+        let recorded = Baseline.recording([f], keyer: keyer, checked: ["B.entitlements"], previous: baseline)
+        XCTAssertEqual(recorded.findings.map(\.count), [max])
+        let p = dir.appendingPathComponent("again.json").path
+        XCTAssertNoThrow(try FileReader.writeAtomically(recorded.encoded(), to: p))
+        XCTAssertEqual(try Baseline.load(path: p), recorded)
+        XCTAssertEqual(Baseline.addCounts(Int.max, Int.max), max)
+        XCTAssertEqual(Baseline.addCounts(2, 3), 5)
+    }
+
+    func testLockVersionsNoIntCanHoldAreAnErrorNamingTheKey() {
+        let p = dir.appendingPathComponent("entitlint.lock").path
+        XCTAssertEqual(lockError(#"{"version": 99999999999999999999, "units": {}}"#),
+                       "lock file \(p) is not valid: bad value at .version: 1e+20 is not a version (a whole number from \(Int.min) to \(Int.max))")
+        XCTAssertEqual(lockError(#"{"version": 9223372036854775807, "units": {}}"#),
+                       "lock file \(p) is not valid: unsupported version 9223372036854775807")
+        XCTAssertEqual(lockError(#"{"version": -1, "units": {}}"#), "lock file \(p) is not valid: unsupported version -1")
+        XCTAssertNil(lockError(#"{"version": 1, "units": {}}"#))
+    }
+
+    func testLockFieldsOfTheWrongKindNameTheirKey() {
+        let p = dir.appendingPathComponent("entitlint.lock").path
+        XCTAssertEqual(lockError(#"{"version": 1, "units": {"A": {"default-access-group": 1e999999, "access-groups": []}}}"#),
+                       "lock file \(p) is not valid: wrong type at .units.A.default-access-group")
+        XCTAssertEqual(lockError(#"{"version": 1, "units": {"A": {"default-access-group": 5, "access-groups": []}}}"#),
+                       "lock file \(p) is not valid: wrong type at .units.A.default-access-group")
+        XCTAssertEqual(lockError(#"{"version": "1", "units": {}}"#), "lock file \(p) is not valid: wrong type at .version")
     }
 }
 
@@ -174,6 +266,23 @@ final class ConfigurationKeysTests: XCTestCase {
 }
 
 final class StarterConfigurationTests: XCTestCase {
+    /// `init` on a repository of many files of one name once tried `-2`, `-3`, ... from the
+    /// start for each: quadratic. Each name now keeps the number it reached.
+    func testManyFilesOfOneNameGetUniqueNamesInLinearTries() {
+        let paths = Array(repeating: "App/App.entitlements", count: 10_000)
+        var tries = 0
+        let names = StarterConfiguration.uniqueNames(paths, tries: &tries)
+        XCTAssertEqual(Set(names).count, 10_000)
+        XCTAssertEqual(Array(names.prefix(3)), ["App-App", "App-App-2", "App-App-3"])
+        XCTAssertLessThanOrEqual(tries, 2 * 10_000)
+        // Natural names that look like numbered ones are skipped over, not overwritten.
+        let mixed = StarterConfiguration.uniqueNames(["A.entitlements", "A-2.entitlements", "x/A.entitlements", "A-3.entitlements", "y/A.entitlements"])
+        XCTAssertEqual(Set(mixed).count, 5)
+        XCTAssertEqual(mixed, ["A", "A-2", "x-A", "A-3", "y-A"])
+        let same = StarterConfiguration.uniqueNames(["A.entitlements", "A.entitlements", "A-2.entitlements", "A.entitlements"])
+        XCTAssertEqual(same, ["A", "A-2", "A-2-2", "A-3"])
+    }
+
     func file(_ path: String, _ body: String) throws -> StarterConfiguration.EntitlementsFile {
         let doc = try PropertyListReader.parse(Array("<plist><dict>\(body)</dict></plist>".utf8))
         return .init(path: path, entitlements: doc.root.dict)

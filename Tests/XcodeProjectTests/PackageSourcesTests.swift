@@ -190,6 +190,86 @@ final class PackageSourcesTests: XCTestCase, UnitSourcesTesting {
         XCTAssertEqual(units.map { $0.unit.origin.sources?.files ?? [] }, Array(repeating: s.files, count: 4))
     }
 
+    /// An app that links `count` local packages `P0`...: each with one target of one file, plus
+    /// `extraTargets` targets its product also lists. Returns the units built with `budgets`.
+    func buildManyPackages(_ root: URL, count: Int, extraTargets: Int = 0, budgets: SourceCatalog.Budgets) throws -> (units: [ProjectUnit], catalog: SourceCatalog) {
+        let extra = (0..<extraTargets).map { "\"X\($0)\"" }
+        for k in 0..<count {
+            let targets = (["\"P\(k)\""] + extra).joined(separator: ", ")
+            let declarations = ([".target(name: \"P\(k)\")"] + (0..<extraTargets).map { ".target(name: \"X\($0)\")" }).joined(separator: ", ")
+            try Fixture.write("""
+                import PackageDescription
+                let package = Package(name: "P\(k)", products: [.library(name: "P\(k)", targets: [\(targets)])], targets: [\(declarations)])
+                """, "Packages/P\(k)/Package.swift", in: root)
+            try Fixture.write("//\n", "Packages/P\(k)/Sources/P\(k)/F.swift", in: root)
+        }
+        var o = Objects()
+        let products = o.products((0..<count).map { ("P\($0)", "Packages/P\($0)", nil) })
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: Self.appSettings, extraEntries: products)]
+        p.extraObjects = o.text
+        try p.write(to: root)
+        let (project, _) = PBXProject.read(bundlePath: root.appendingPathComponent("Fixture.xcodeproj").path, files: files(root), limits: PlistLimits())
+        let catalog = SourceCatalog(files: files(root), budgets: budgets)
+        var builder = ProjectUnitBuilder(project: try XCTUnwrap(project), files: files(root), xcconfigs: XCConfigLoader(files: files(root)),
+                                         entitlements: EntitlementsCache(files: files(root), limits: PlistLimits()), variables: [:], catalog: catalog)
+        return (builder.build(), catalog)
+    }
+
+    func testManifestsPastTheRunsPackageBudgetAreNotReadAndANoticeSaysSo() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        let (units, catalog) = try buildManyPackages(root, count: 8, budgets: .init(packages: 3))
+        XCTAssertEqual(catalog.manifestsRead, 3)
+        let s = try XCTUnwrap(units.first?.unit.origin.sources)
+        XCTAssertEqual(s.files.count, 3)
+        XCTAssertFalse(s.isComplete, "the units whose packages were not read are not taken as fully scanned")
+        XCTAssertTrue(s.unscanned.contains { $0.hasSuffix("Package.swift manifests: more than 3 packages in the run (limit SourceCatalog.maxPackages)") }, "\(s.unscanned)")
+        XCTAssertEqual(catalog.notices().map(\.message),
+                       ["Package.swift manifests: more than 3 packages in the run (limit SourceCatalog.maxPackages): the code of the package targets past it is not scanned, so the code rules are silent on the units that link them"])
+        XCTAssertTrue(catalog.notices().allSatisfy(\.isNotice))
+    }
+
+    func testManifestsPastTheRunsByteBudgetAreNotParsedAndANoticeSaysSo() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        // Each manifest is about 150 bytes: the budget takes two, the third passes it.
+        let (units, catalog) = try buildManyPackages(root, count: 6, budgets: .init(manifestBytes: 330))
+        XCTAssertEqual(catalog.manifestsRead, 3, "the manifest that passes the budget is read, not parsed; later ones are not read")
+        XCTAssertLessThanOrEqual(catalog.manifestBytes, 330 + 200)
+        let s = try XCTUnwrap(units.first?.unit.origin.sources)
+        XCTAssertEqual(s.files.count, 2)
+        XCTAssertTrue(s.unscanned.contains { $0.contains("more than 330 bytes of them in the run (limit SourceCatalog.maxManifestBytes)") }, "\(s.unscanned)")
+        XCTAssertEqual(catalog.notices().count, 1)
+    }
+
+    func testPackageTargetsPastTheRunsBudgetAreNotListedAndANoticeSaysSo() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        // Four packages whose products list 50 targets each: 204 targets, a budget of 120.
+        let (units, catalog) = try buildManyPackages(root, count: 4, extraTargets: 50, budgets: .init(targets: 120))
+        XCTAssertEqual(catalog.targetsListed, 120)
+        let s = try XCTUnwrap(units.first?.unit.origin.sources)
+        XCTAssertTrue(s.unscanned.contains("Swift package targets: more than 120 listed in the run (limit SourceCatalog.maxPackageTargets)"), "\(s.unscanned)")
+        XCTAssertEqual(catalog.notices().map(\.message).first?.hasPrefix("Swift package targets: more than 120 listed in the run"), true)
+    }
+
+    func testManifestLookupsFindTheFirstDeclarationOfEachName() throws {
+        // 5,000 targets named by one product, and a second `T0` after them: lookups by name (a
+        // dictionary, not a search per name) find the first, as SwiftPM's order would.
+        var targets: [String] = []
+        var declarations: [String] = []
+        for k in 0..<5_000 {
+            targets.append("\"T\(k)\"")
+            declarations.append(".target(name: \"T\(k)\", dependencies: [\"T\((k + 1) % 5_000)\"])")
+        }
+        declarations.append(".target(name: \"T0\", dependencies: [\"Later\"])")
+        let text = "import PackageDescription\nlet package = Package(name: \"Big\", products: [.library(name: \"Big\", targets: [\(targets.joined(separator: ", "))])], targets: [\(declarations.joined(separator: ", "))])\n"
+        let m = try XCTUnwrap(PackageManifest.parse(Array(text.utf8)))
+        XCTAssertEqual(m.targets.count, 5_001)
+        XCTAssertEqual(m.target(named: "T4999")?.dependencies, [.byName("T0")])
+        XCTAssertEqual(m.target(named: "T0")?.dependencies, [.byName("T1")])
+        XCTAssertEqual(m.product(named: "Big")?.targets.count, 5_000)
+        XCTAssertNil(m.target(named: "T5000"))
+    }
+
     func files(_ root: URL) -> ProjectFiles {
         var options = LintOptions()
         options.paths = [root.path]

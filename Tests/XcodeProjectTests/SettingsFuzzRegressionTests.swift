@@ -83,6 +83,23 @@ final class SettingsFuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// A spec of `"\r" + "- " x 100,000` (or any other line break libyaml knows before it) went
+    /// past a nesting pre-check that split lines at LF only, and Yams overflowed the stack.
+    func testSpecNestedAfterEveryLineBreakFormIsAFindingNotACrash() {
+        let breaks = ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"]
+        for br in breaks {
+            for deep in [br + String(repeating: "- ", count: 100_000) + "x",
+                         "name: X" + br + "targets: " + String(repeating: "[a: ", count: 100_000),
+                         "name: X" + br + String(repeating: "? - ", count: 100_000)] {
+                let result = Self.discover(Array(deep.utf8))
+                XCTAssertTrue(result.units.isEmpty)
+                XCTAssertEqual(result.findings.map(\.rule), ["parse-error"], deep.prefix(20).debugDescription)
+                XCTAssertEqual(result.findings.map(\.message), ["cannot parse the XcodeGen spec: nested more than 200 levels deep"])
+                XCTAssertEqual(result.findings.first?.line, 2, deep.prefix(20).debugDescription)
+            }
+        }
+    }
+
     func testXCConfigSeedsReachNestedReferencesAndCycles() throws {
         let seeds = Dictionary(uniqueKeysWithValues: try FuzzInputs.files("Seeds/xcconfig").map { ($0.name, $0.bytes) })
         let nested = Self.evaluate(try XCTUnwrap(seeds["nested-references.xcconfig"]))
