@@ -52,7 +52,7 @@ extension Linter {
         findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
-        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units)).sorted()
+        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + (project.codeIndex?.notices ?? [])).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
         result.codeIndex = project.codeIndex
         return result
