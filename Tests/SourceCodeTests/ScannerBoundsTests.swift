@@ -167,7 +167,9 @@ final class ScannerBoundsTests: XCTestCase {
         let large = SourceScanner.scanCountingWork(Array(chain(8_000).utf8), language: .swift)
         XCTAssertEqual(large.source.groups.count, 8_000)
         assertLinear(small.work.parsedTokens + small.work.walkedUnits, large.work.parsedTokens + large.work.walkedUnits, "work")
-        XCTAssertEqual(large.source.groups.last?.value, .reference(["a"]))
+        XCTAssertEqual(large.source.groups.first?.value, .overLimit("an expression longer than 4096 tokens"))
+        XCTAssertEqual(large.source.groups[1].value, .overLimit("a statement that starts inside another one (no separator between them)"))
+        XCTAssertEqual(Set(resolveAll(chain(2_000)).values.map(\.value)), [nil])
     }
 
     /// Objective-C messages and calls with thousands of keys or labels: each looked for the
