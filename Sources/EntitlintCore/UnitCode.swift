@@ -53,7 +53,7 @@ public final class CodeIndex: @unchecked Sendable {
     private let lock = NSLock()
     private var scanned: [String: ScannedSource?] = [:]
     private var units: [UnitSources: UnitCode] = [:]
-    private var remainingWork = StringResolver.runBudget
+    private var remainingWork: Int
     /// The places whose value was left unknown at a bound, with the bound (each place once).
     private var limited: [CodeSite: String] = [:]
 
@@ -65,9 +65,11 @@ public final class CodeIndex: @unchecked Sendable {
         static func < (a: CodeSite, b: CodeSite) -> Bool { (a.path, a.line, a.column) < (b.path, b.line, b.column) }
     }
 
-    public init(read: @escaping Reader, display: @escaping @Sendable (String) -> String) {
+    /// `budget`: the work the run may spend resolving code (`StringResolver.runBudget`).
+    public init(read: @escaping Reader, display: @escaping @Sendable (String) -> String, budget: Int = StringResolver.runBudget) {
         self.read = read
         self.display = display
+        remainingWork = budget
     }
 
     private func scan(_ path: String) -> ScannedSource? {

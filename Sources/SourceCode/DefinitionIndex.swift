@@ -136,7 +136,7 @@ struct DefinitionIndex: Sendable {
             } else {
                 forward.insert(entry.definition.path, entry: index, everyNode: false)
                 backward.insert(entry.definition.path.reversed(), entry: index, everyNode: true)
-                buildWork += 2 * entry.definition.path.count
+                buildWork += 2 * entry.definition.path.reduce(0) { $0 + 1 + $1.utf8.count >> 6 }
             }
         }
         for (file, names) in scoped {
@@ -148,10 +148,12 @@ struct DefinitionIndex: Sendable {
     /// types are `context`: the innermost local constant of that name whose scope holds the line
     /// (a plain name only); else the unit-wide definitions whose path is exactly a prefix of the
     /// context followed by `names` (longest prefix first); else those whose path ends with `names`.
-    /// `work` counts the lookups made.
+    /// `work` counts the lookups made, each weighted by the length of the name it hashes (a name
+    /// of thousands of bytes costs as much as many short ones).
     func candidates(_ names: [String], file: String, line: Int, context: ArraySlice<String>, work: inout Int) -> (key: ListKey, list: [Int])? {
         guard let last = names.last else { return nil }
-        work += 1
+        func weight(_ name: String) -> Int { 1 + name.utf8.count >> 6 }
+        work += weight(file) + names.reduce(0) { $0 + weight($1) }
         if names.count == 1, let scopes = locals[file]?[last], let local = scopes.innermost(at: line) {
             return (.entry(local), [local])
         }
@@ -160,7 +162,7 @@ struct DefinitionIndex: Sendable {
             var prefixes: [Int] = []
             var node = 0
             for name in context {
-                work += 1
+                work += weight(name)
                 guard let next = forward.child(node, name) else { break }
                 prefixes.append(next)
                 node = next
@@ -168,7 +170,7 @@ struct DefinitionIndex: Sendable {
             for start in prefixes.reversed() {
                 var at: Int? = start
                 for name in names {
-                    work += 1
+                    work += weight(name)
                     guard let n = at else { break }
                     at = forward.child(n, name)
                 }
@@ -177,7 +179,7 @@ struct DefinitionIndex: Sendable {
         }
         var at = 0
         for name in names.reversed() {
-            work += 1
+            work += weight(name)
             guard let next = backward.child(at, name) else { return nil }
             at = next
         }

@@ -195,7 +195,7 @@ struct ExpressionParser {
         var k = lo
         if src.isPunct(k, UInt8(ascii: ".")) { k += 1 }
         while k < hi {
-            guard src.tokens[k].kind == .identifier else { return nil }
+            guard src.tokens[k].kind == .identifier, names.count < 32 else { return nil }
             names.append(src.text(k))
             k += 1
             if k == hi { break }

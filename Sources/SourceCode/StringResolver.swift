@@ -117,7 +117,7 @@ public struct StringResolution {
         self.allowance = allowance
     }
 
-    public static let exhausted = "the run's budget for resolving code (\(StringResolver.runBudget) steps) is used up"
+    public static let exhausted = "the run's budget for resolving code is used up"
 
     /// Resolves `expression`, written at `line` of the file `path`.
     public mutating func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
