@@ -142,7 +142,7 @@ extension SiteExtractor {
 
     /// Changes the query dictionary `name` of the innermost block holding one (within reach).
     private mutating func updateQuery(_ name: String, _ change: (inout QueryState) -> Void) {
-        guard let b = innermost(name, in: queryDepths), var state = blocks[b].queries[name] else { return }
+        guard let b = innermost(name, .query), var state = blocks[b].queries[name] else { return }
         change(&state)
         blocks[b].queries[name] = state
     }
@@ -242,7 +242,7 @@ extension SiteExtractor {
         let name = src.text(lo)
         // The innermost block holding a query of that name, unless a local or parameter of the
         // same name is declared further in (within reach, not past a type block).
-        guard let b = innermost(name, in: queryDepths), b >= (innermost(name, in: localDepths) ?? -1),
+        guard let b = innermost(name, .query), b >= (innermost(name, .local) ?? -1),
               let state = blocks[b].queries[name] else { return }
         pendingSaves.append((i, state))
     }

@@ -45,7 +45,7 @@ extension SiteExtractor {
         let name = src.text(i - 2)
         // The innermost block that holds such a request, unless a local or parameter of the same
         // name is declared further in (within reach, not past a type block).
-        guard let b = innermost(name, in: requestDepths), b >= (innermost(name, in: localDepths) ?? -1) else { return }
+        guard let b = innermost(name, .request), b >= (innermost(name, .local) ?? -1) else { return }
         let extent = statementEnd(i + 2, conditional: false)
         addGroup(at: i, api: "Locksmith LocksmithRequest group", value: read(extent))
     }

@@ -5,7 +5,7 @@ extension SiteExtractor {
     /// The innermost block where `name` is a local or a parameter, and what it is there (not
     /// past the innermost type block, at most `lookupBlocks` out).
     func localKind(_ name: String) -> String? {
-        guard let b = innermost(name, in: localDepths) else { return nil }
+        guard let b = innermost(name, .local) else { return nil }
         if let constant = blocks[b].locals[name] { return constant ? "constant" : "variable" }
         return blocks[b].params.contains(name) ? "parameter" : nil
     }

@@ -62,11 +62,12 @@ struct SiteExtractor {
     var walked: [Bool]
     /// The work done, for the bounds tests.
     var work = ScanWork()
-    /// For each name, the indices in `blocks` of the open blocks that declare it as a local or a
-    /// parameter / hold a query dictionary of that name / a Locksmith request of that name,
-    /// innermost last; and the indices of the open type blocks and of the open blocks that are not
-    /// `.other`. Lookups that walk out through the blocks read these instead (a constant number of
-    /// steps per lookup, whatever the nesting).
+    /// For each name, the indices in `blocks` (from `indexedBlocks` on) of the open blocks that
+    /// declare it as a local or a parameter / hold a query dictionary of that name / a Locksmith
+    /// request of that name, innermost last; and the indices of the open type blocks and of the
+    /// open blocks that are not `.other`. Lookups that walk out through the blocks read these for
+    /// the deep blocks and look at the few outermost ones directly (a constant number of steps
+    /// per lookup, whatever the nesting; ordinary code, rarely nested that deep, keeps no index).
     var localDepths: [String: [Int]] = [:]
     var queryDepths: [String: [Int]] = [:]
     var requestDepths: [String: [Int]] = [:]
@@ -111,6 +112,8 @@ struct SiteExtractor {
     var functionBlocks = 0
     /// Name lookups walk at most this many blocks out (a name declared further out is not found).
     static let lookupBlocks = 256
+    /// The outermost blocks, looked at directly; the names of deeper ones are indexed.
+    static let indexedBlocks = 8
     /// A statement is read for at most this many units (tokens, bracket groups, whole strings).
     static let maxUnits = 4096
     /// Type paths are at most this many components: the constants of a type nested deeper are
@@ -237,17 +240,21 @@ struct SiteExtractor {
         let depth = blocks.count
         if block.kind == .type { typeDepths.append(depth) }
         if block.kind != .other { namedDepths.append(depth) }
-        for name in block.params { Self.push(depth, for: name, in: &localDepths) }
+        if depth >= Self.indexedBlocks {
+            for name in block.params { Self.push(depth, for: name, in: &localDepths) }
+        }
         blocks.append(block)
     }
 
     private mutating func popBlock(closeLine: Int) {
         let block = blocks.removeLast()
         let depth = blocks.count
-        for name in block.locals.keys where !block.params.contains(name) { Self.pop(depth, for: name, in: &localDepths) }
-        for name in block.params { Self.pop(depth, for: name, in: &localDepths) }
-        for name in block.queries.keys { Self.pop(depth, for: name, in: &queryDepths) }
-        for name in block.locksmithRequests { Self.pop(depth, for: name, in: &requestDepths) }
+        if depth >= Self.indexedBlocks {
+            for name in block.locals.keys where !block.params.contains(name) { Self.pop(depth, for: name, in: &localDepths) }
+            for name in block.params { Self.pop(depth, for: name, in: &localDepths) }
+            for name in block.queries.keys { Self.pop(depth, for: name, in: &queryDepths) }
+            for name in block.locksmithRequests { Self.pop(depth, for: name, in: &requestDepths) }
+        }
         if typeDepths.last == depth { typeDepths.removeLast() }
         if namedDepths.last == depth { namedDepths.removeLast() }
         if block.kind == .function { functionBlocks -= 1 }
@@ -335,30 +342,51 @@ extension SiteExtractor {
         max(blocks.count - Self.lookupBlocks, stopAtType ? (typeDepths.last ?? 0) : 0, 0)
     }
 
-    /// The innermost block, within reach, that declares `name` in `index`.
-    func innermost(_ name: String, in index: [String: [Int]]) -> Int? {
-        guard let depth = index[name]?.last, depth >= lookupFloor() else { return nil }
-        return depth
+    /// What a block may declare a name as.
+    enum Declared { case local, query, request }
+
+    /// The innermost block, within reach, that declares `name` as `what`: the deep blocks through
+    /// their index, then the outermost ones one by one.
+    func innermost(_ name: String, _ what: Declared) -> Int? {
+        let floor = lookupFloor()
+        let index: [String: [Int]]
+        switch what {
+        case .local: index = localDepths
+        case .query: index = queryDepths
+        case .request: index = requestDepths
+        }
+        if let depth = index[name]?.last, depth >= floor { return depth }
+        var b = min(blocks.count, Self.indexedBlocks) - 1
+        while b >= floor {
+            let block = blocks[b]
+            switch what {
+            case .local: if block.locals[name] != nil || block.params.contains(name) { return b }
+            case .query: if block.queries[name] != nil { return b }
+            case .request: if block.locksmithRequests.contains(name) { return b }
+            }
+            b -= 1
+        }
+        return nil
     }
 
     /// Marks `name` as a local of the innermost block (a constant or a variable).
     mutating func declareLocal(_ name: String, constant: Bool) {
         guard !blocks.isEmpty else { return }
         blocks[blocks.count - 1].locals[name] = constant
-        Self.push(blocks.count - 1, for: name, in: &localDepths)
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &localDepths) }
     }
 
     /// Records that the local `name` of the innermost block holds a query dictionary.
     mutating func declareQuery(_ name: String, _ state: QueryState) {
         guard !blocks.isEmpty else { return }
         blocks[blocks.count - 1].queries[name] = state
-        Self.push(blocks.count - 1, for: name, in: &queryDepths)
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &queryDepths) }
     }
 
     /// Records that the local `name` of the innermost block holds a `LocksmithRequest`.
     mutating func declareRequest(_ name: String) {
         guard !blocks.isEmpty else { return }
         blocks[blocks.count - 1].locksmithRequests.insert(name)
-        Self.push(blocks.count - 1, for: name, in: &requestDepths)
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &requestDepths) }
     }
 }

@@ -42,11 +42,11 @@ public struct StringResolver: Sendable {
             }
         }
         self.entries = entries
-        index = DefinitionIndex(entries.map { ($0.definition, $0.file) })
+        index = DefinitionIndex(entries)
         self.infoPlist = infoPlist
     }
 
-    /// The work building the index took (entries and path components indexed).
+    /// The work building the index took (entries and names indexed).
     public var buildWork: Int { index.buildWork + entries.count }
 
     /// Resolves `expression`, written at `line` of the file `path`, on its own (nothing memoised
@@ -88,10 +88,26 @@ public struct StringResolution {
     public private(set) var isExhausted = false
     /// Lists resolved to an outcome that does not depend on where they were reached from, with
     /// the steps and levels of references that took.
-    private var memo: [DefinitionIndex.ListKey: Memo] = [:]
+    private var memo: [ListKey: Memo] = [:]
     /// Lists that ran out of steps when reached with this many steps already taken (so reaching
     /// them with as many or more runs out again), with what that gave.
-    private var outOfSteps: [DefinitionIndex.ListKey: (from: Int, outcome: Outcome)] = [:]
+    private var outOfSteps: [ListKey: (from: Int, outcome: Outcome)] = [:]
+    /// The tables made for the names looked up (each numbered), and for each file and name with
+    /// local definitions their scopes.
+    private var tables: [String: (id: Int, table: NameTable)] = [:]
+    private var scopes: [ScopeKey: ScopeTable] = [:]
+
+    /// Where a list of candidates comes from: the memo is keyed by it.
+    enum ListKey: Hashable {
+        case entry(Int)
+        case exact(table: Int, node: Int)
+        case suffix(table: Int, node: Int)
+    }
+
+    struct ScopeKey: Hashable {
+        var file: String
+        var name: String
+    }
 
     struct Memo {
         var outcome: Outcome
@@ -195,7 +211,7 @@ public struct StringResolution {
         }
         state.deepest = max(state.deepest, depth)
         var lookups = 0
-        let found = resolver.index.candidates(names, file: file, line: line, context: context, work: &lookups)
+        let found = candidates(names, file: file, line: line, context: context, work: &lookups)
         guard charge(lookups) else {
             state.contextual += 1
             return .limited(Self.exhausted)
@@ -224,6 +240,47 @@ public struct StringResolution {
             if startSteps < outOfSteps[key]?.from ?? Int.max { outOfSteps[key] = (startSteps, outcome) }
         }
         return rendered(outcome, shown)
+    }
+
+    /// The candidates of `names` written at `line` of `file` inside the definition whose enclosing
+    /// types are `context`: the innermost local constant of that name whose scope holds the line
+    /// (a plain name only); else the unit-wide definitions whose path is exactly a prefix of the
+    /// context followed by `names` (longest prefix first); else those whose path ends with `names`.
+    /// `work` counts the names hashed, and the building of any table made for them.
+    private mutating func candidates(_ names: [String], file: String, line: Int, context: ArraySlice<String>,
+                                     work: inout Int) -> (key: ListKey, list: [Int])? {
+        guard let last = names.last else { return nil }
+        work += DefinitionIndex.weight(last)
+        if names.count == 1, let scoped = resolver.index.locals[file]?[last] {
+            work += DefinitionIndex.weight(file)
+            let key = ScopeKey(file: file, name: last)
+            if scopes[key] == nil {
+                scopes[key] = ScopeTable(scoped)
+                work += 2 * scoped.count
+            }
+            if let local = scopes[key]!.innermost(at: line) { return (.entry(local), [local]) }
+        }
+        guard let list = resolver.index.byName[last] else { return nil }
+        if tables[last] == nil {
+            let table = NameTable(list) { resolver.entries[$0].definition.path }
+            work += table.buildWork
+            tables[last] = (tables.count, table)
+        }
+        let (id, table) = tables[last]!
+        guard let named = table.walk(names.dropLast().reversed(), work: &work) else { return nil }
+        var prefix = context.count
+        while prefix > 0 {
+            if let node = table.walk(context.prefix(prefix).reversed(), from: named, work: &work), !table.exact[node].isEmpty {
+                return keyed(.exact(table: id, node: node), table.exact[node])
+            }
+            prefix -= 1
+        }
+        return keyed(.suffix(table: id, node: named), table.suffix[named])
+    }
+
+    private func keyed(_ key: ListKey, _ list: [Int]) -> (key: ListKey, list: [Int])? {
+        if list.isEmpty { return nil }
+        return list.count == 1 ? (.entry(list[0]), list) : (key, list)
     }
 
     /// Resolves each candidate of a list; one result, or the values all agree, or unknown.

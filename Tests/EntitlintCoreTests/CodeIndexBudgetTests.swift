@@ -19,7 +19,7 @@ final class CodeIndexBudgetTests: XCTestCase {
         XCTAssertEqual(roomy.notices, [])
 
         // Enough for the first unit and part of the second.
-        let tight = index(budget: 600)
+        let tight = index(budget: 450)
         let first = tight.code(for: UnitSources(files: ["/p/A.swift"]))
         XCTAssertEqual(first.groups.compactMap(\.resolved.value).count, 50)
         XCTAssertTrue(first.isComplete)
