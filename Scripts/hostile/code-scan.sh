@@ -11,6 +11,14 @@
 #   binding-lines-2.4m        the same chain one binding per line (each read once, all resolved)
 #   plus-expression-2.4m      one `let g = "..." + "" + ... + ".evil"` expression of 2.4 MB
 #   nested-types-20000        20,000 types nested in one another, a constant in each
+#   cycle-20000-sites         20,000 sites passing a constant of 2,000 parts whose last part
+#                             leads back to it (no result to keep: each site resolves it again,
+#                             until the run's budget for resolving code is spent)
+#   deep-blocks-wide          150 expressions of 2,000 names, 250 blocks deep (each name was
+#                             looked up through every open block)
+#   objc-one-call-60000-keys  one Objective-C message with 60,000 `forKey:kSecAttrAccessGroup`,
+#                             one with 60,000 `accessGroup:` parts, one CFDictionarySetValue with
+#                             60,000 keys (each key read the call from its start)
 # The cases cut by a bound must say so: one notice on standard error.
 
 code_project() {
@@ -49,6 +57,23 @@ elif kind in ("chain", "lines"):
 elif kind == "plus":
     body = ' + ""' * (size // 5)
     parts.append('let g = "ABCDE12345.com.example.app"%s + ".evil"\nfunc f() {\n%s}\n' % (body, site % "g"))
+elif kind == "cycle":
+    parts.append("".join('let a%d = ""\n' % i for i in range(2000)))
+    parts.append("let x = " + " + ".join("a%d" % i for i in range(2000)) + " + y\nlet y = x\n")
+    for i in range(size):
+        parts.append("func f%d() {\n%s}\n" % (i, site % "x"))
+elif kind == "blocks":
+    parts.append("func f(p: String) {\n" + "if c {\n" * 250)
+    for i in range(150):
+        parts.append("let v%d = " % i + " + ".join("n%d" % j for j in range(size)) + "\n")
+    parts.append("}\n" * 250 + "}\n")
+elif kind == "objc":
+    os.remove(out + "/App/Code.swift") if os.path.exists(out + "/App/Code.swift") else None
+    with open(out + "/App/Code.m", "w") as f:
+        f.write("void f(void) {\n[q setObject:g " + "forKey:kSecAttrAccessGroup " * size + "];\n"
+                + "[k x:1 " + "accessGroup:g " * size + "];\n"
+                + "CFDictionarySetValue(q, " + "kSecAttrAccessGroup " * size + ", g);\n}\n")
+    sys.exit(0)
 elif kind == "types":
     for i in range(size):
         parts.append('struct A%d { static let g = "ABCDE12345.com.example.app"\n' % i)
@@ -77,3 +102,10 @@ measure "code-scan: plus-expression-2.4m" -- "$bin" lint plus-2m
 expect_output "code-scan: plus-expression-2.4m" "notice: an access group passed in code is not checked.*longer than 4096 tokens"
 code_project types types 20000
 measure "code-scan: nested-types-20000" -- "$bin" lint types
+code_project cycle cycle 20000
+measure "code-scan: cycle-20000-sites" -- "$bin" lint cycle
+expect_output "code-scan: cycle-20000-sites" "notice: an access group passed in code is not checked.*budget for resolving code is used up"
+code_project blocks blocks 2000
+measure "code-scan: deep-blocks-wide" -- "$bin" lint blocks
+code_project objc objc 60000
+measure "code-scan: objc-one-call-60000-keys" -- "$bin" lint objc
