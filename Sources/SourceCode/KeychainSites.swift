@@ -156,7 +156,7 @@ public struct ResolvedString: Sendable, Hashable {
     /// True when the value is a single string literal written at the site itself.
     public var isLiteralAtSite: Bool
     /// How it was resolved, for messages: `AppConstants.AppGroups.main (App/Constants.swift:12)`,
-    /// `Info.plist AppIdentifierPrefix`.
+    /// `Info.plist AppIdentifierPrefix`; the first `StringResolver.maxKeptSteps` of them.
     public var steps: [String]
     /// When the value is unknown because a bound of the scanner or the resolver was met (an
     /// expression too long, references too deep, the step budget): which one. Such a value is

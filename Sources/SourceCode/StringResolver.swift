@@ -23,6 +23,9 @@ public struct StringResolver: Sendable {
     static let maxNesting = 64
     static let maxValueBytes = 1024
     static let stepBudget = 4096
+    /// How many steps of a resolution are kept (messages show the first three): a site's result
+    /// stays small however many definitions it went through.
+    public static let maxKeptSteps = 16
     /// The work one run may spend resolving the code of all its units (index building, lookups,
     /// resolution steps, memo hits): about a second on this machine. Real projects use a tiny
     /// fraction of it; past it every value is unknown and the run says so.
@@ -194,7 +197,7 @@ public struct StringResolution {
                 if bytes > StringResolver.maxValueBytes { return .limited(tooLong) }
                 out.value! += piece
                 out.usesInfoPlist = out.usesInfoPlist || r.usesInfoPlist
-                out.steps += r.steps
+                out.steps += r.steps.prefix(StringResolver.maxKeptSteps - out.steps.count)
             }
             return out
         case .reference(let names):
@@ -297,6 +300,7 @@ public struct StringResolution {
                             context: entry.definition.path.dropLast(), depth: depth + 1, state: &state)
             state.visiting.remove(index)
             r.steps.insert("\(entry.definition.path.joined(separator: ".")) (\(entry.file):\(entry.definition.line))", at: 0)
+            if r.steps.count > StringResolver.maxKeptSteps { r.steps.removeLast() }
             results.append(r)
             // Past the step budget every later candidate is unknown too: the list is ambiguous.
             if state.steps > StringResolver.stepBudget || isExhausted, results.count < list.count {

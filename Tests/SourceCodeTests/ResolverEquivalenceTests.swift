@@ -5,7 +5,7 @@ import SourceCode
 /// shadowing locals, ambiguous names, chains past the depth bound, Info.plist reads), every site
 /// resolved through one shared `StringResolution` equals a plain recursion that filters every
 /// definition at every lookup and memoises nothing (written below from the rules in
-/// `StringResolver`'s documentation).
+/// `StringResolver`'s documentation), steps included (the first `maxKeptSteps` of them).
 final class ResolverEquivalenceTests: XCTestCase {
     /// The rules, resolved the slow way.
     struct PlainResolver {
@@ -167,7 +167,7 @@ final class ResolverEquivalenceTests: XCTestCase {
                 XCTAssertEqual(got.value, want.value, "seed \(seed)")
                 XCTAssertEqual(got.unknown, want.unknown, "seed \(seed)")
                 XCTAssertEqual(got.usesInfoPlist, want.usesInfoPlist, "seed \(seed)")
-                XCTAssertEqual(got.steps, want.steps, "seed \(seed)")
+                XCTAssertEqual(got.steps, Array(want.steps.prefix(StringResolver.maxKeptSteps)), "seed \(seed)")
                 compared += 1
                 if want.value != nil { known += 1 }
                 if want.unknown?.contains("terms of itself") == true { cycles += 1 }

@@ -65,6 +65,19 @@ final class ScannerBoundsTests: XCTestCase {
         XCTAssertLessThanOrEqual(work, 2_000 * 8 + 13 * 8)
     }
 
+    /// A constant of 2,000 parts, each a constant, used at 2,000 sites: every site kept the
+    /// 2,000 steps it went through.
+    func testSitesThroughAWideDefinitionKeepAFewSteps() {
+        var text = (0..<2_000).map { "let a\($0) = \"\"\n" }.joined()
+        text += "let wide = \"ABCDE12345.x\" + " + (0..<2_000).map { "a\($0)" }.joined(separator: " + ") + "\n"
+        text += (0..<2_000).map { "func f\($0)() { _ = [kSecAttrAccessGroup as String: \"\" + wide] }\n" }.joined()
+        let (values, work) = resolveAll(text)
+        XCTAssertEqual(Set(values.map(\.value)), ["ABCDE12345.x"])
+        XCTAssertEqual(Set(values.map(\.steps.count)), [StringResolver.maxKeptSteps])
+        XCTAssertEqual(values.first?.steps.prefix(2), ["wide (F.swift:2001)", "a0 (F.swift:1)"])
+        XCTAssertLessThanOrEqual(work, 2_000 * 12 + 2_000 * 12)
+    }
+
     /// 20,000 types nested in one another: every definition kept a path of up to 20,000 names.
     func testTypesNestedTwentyThousandDeepKeepShortPaths() {
         let n = 20_000
