@@ -14,6 +14,8 @@
 #   cycle-20000-sites         20,000 sites passing a constant of 2,000 parts whose last part
 #                             leads back to it (no result to keep: each site resolves it again,
 #                             until the run's budget for resolving code is spent)
+#   wide-constant-60000-sites 60,000 sites passing "" + a constant of 2,000 constant parts (each
+#                             site resolved all 2,000 and kept the 2,000 steps)
 #   deep-blocks-wide          150 expressions of 2,000 names, 250 blocks deep (each name was
 #                             looked up through every open block)
 #   objc-one-call-60000-keys  one Objective-C message with 60,000 `forKey:kSecAttrAccessGroup`,
@@ -62,6 +64,11 @@ elif kind == "cycle":
     parts.append("let x = " + " + ".join("a%d" % i for i in range(2000)) + " + y\nlet y = x\n")
     for i in range(size):
         parts.append("func f%d() {\n%s}\n" % (i, site % "x"))
+elif kind == "wide":
+    parts.append("".join('let a%d = ""\n' % i for i in range(2000)))
+    parts.append('let wide = "ABCDE12345.com.example.app" + ' + " + ".join("a%d" % i for i in range(2000)) + "\n")
+    for i in range(size):
+        parts.append("func f%d() {\n%s}\n" % (i, site % '"" + wide'))
 elif kind == "blocks":
     parts.append("func f(p: String) {\n" + "if c {\n" * 250)
     for i in range(150):
@@ -105,6 +112,8 @@ measure "code-scan: nested-types-20000" -- "$bin" lint types
 code_project cycle cycle 20000
 measure "code-scan: cycle-20000-sites" -- "$bin" lint cycle
 expect_output "code-scan: cycle-20000-sites" "notice: an access group passed in code is not checked.*budget for resolving code is used up"
+code_project wide wide 60000
+measure "code-scan: wide-constant-60000-sites" -- "$bin" lint wide
 code_project blocks blocks 2000
 measure "code-scan: deep-blocks-wide" -- "$bin" lint blocks
 code_project objc objc 60000

@@ -133,8 +133,10 @@ public enum SourceScanner {
 
 /// The work a scan did beyond the one pass of the lexer: statement walks and expressions read.
 public struct ScanWork: Sendable, Hashable {
+    /// The tokens the lexer made.
+    public var tokens = 0
     /// Units (tokens, bracket groups, whole strings) passed by the walks that find where
-    /// statements end.
+    /// statements end: each token at most once.
     public var walkedUnits = 0
     /// Expressions read, and the tokens in them (an expression past the size bound counts as
     /// the bound plus one: it is not read).

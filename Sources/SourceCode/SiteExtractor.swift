@@ -127,6 +127,7 @@ struct SiteExtractor {
         self.swift = swift
         parser = ExpressionParser(src: src, swift: swift)
         walked = Array(repeating: false, count: src.tokens.count)
+        work.tokens = src.tokens.count
     }
 
     static func extract(_ src: TokenizedSource, swift: Bool) -> (ScannedSource, ScanWork) {

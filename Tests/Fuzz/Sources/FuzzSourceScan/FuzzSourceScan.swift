@@ -15,7 +15,7 @@ public func fuzzSourceScan(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(input.dropFirst())
     let language: SourceLanguage = first & 1 == 0 ? .swift : .objectiveC
     let (scanned, work) = SourceScanner.scanCountingWork(bytes, language: language)
-    precondition(work.walkedUnits <= bytes.count, "a token walked twice")
+    precondition(work.walkedUnits <= work.tokens, "a token walked twice")
     let lines = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
     let resolver = StringResolver(files: [(path: "F", source: scanned)], infoPlist: ["AppIdentifierPrefix": "ABCDE12345.", "K": "v"])
     var resolution = StringResolution(resolver, allowance: 1 << 20)
