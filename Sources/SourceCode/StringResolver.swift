@@ -137,6 +137,7 @@ public struct StringResolution {
     }
 
     public static let exhausted = "the run's budget for resolving code is used up"
+    static let tooLong = "a value longer than \(StringResolver.maxValueBytes) bytes"
 
     /// Resolves `expression`, written at `line` of the file `path`.
     public mutating func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
@@ -171,7 +172,7 @@ public struct StringResolution {
         guard nesting <= StringResolver.maxNesting else {
             return .limited("an expression nested more than \(StringResolver.maxNesting) deep")
         }
-        let tooLong = "a value longer than \(StringResolver.maxValueBytes) bytes"
+        let tooLong = Self.tooLong
         switch expression {
         case .literal(let text):
             return text.utf8.count > StringResolver.maxValueBytes ? .limited(tooLong) : Outcome(value: text)
