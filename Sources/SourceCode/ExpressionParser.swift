@@ -61,7 +61,7 @@ struct ExpressionParser {
 
     func parse(_ lo: Int, _ hi: Int, depth: Int = 0) -> StringExpression {
         guard lo < hi else { return .unknown("nothing") }
-        guard depth <= ExpressionParser.maxDepth else { return .unknown("an expression nested too deeply") }
+        guard depth <= ExpressionParser.maxDepth else { return .overLimit("an expression nested too deeply") }
         guard hi - lo <= ExpressionParser.maxTokens else { return .overLimit(ExpressionParser.tooLong) }
         var hi = hi
         // Suffixes that keep the main expression: `as? T`, `as! T`, `as T`, `?? fallback`, `!`.

@@ -138,6 +138,8 @@ public struct ScanWork: Sendable, Hashable {
     /// Units (tokens, bracket groups, whole strings) passed by the walks that find where
     /// statements end: each token at most once.
     public var walkedUnits = 0
+    /// Tokens passed looking for declarations' parameter clauses: each at most once.
+    public var clauseTokens = 0
     /// Expressions read, and the tokens in them (an expression past the size bound counts as
     /// the bound plus one: it is not read).
     public var parses = 0

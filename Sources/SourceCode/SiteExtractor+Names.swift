@@ -3,7 +3,7 @@
 /// the resolver never takes them for a same-named constant elsewhere.
 extension SiteExtractor {
     /// The innermost block where `name` is a local or a parameter, and what it is there (not
-    /// past the innermost type block, at most `lookupBlocks` out).
+    /// past the innermost type block).
     func localKind(_ name: String) -> String? {
         guard let b = innermost(name, .local) else { return nil }
         if let constant = blocks[b].locals[name] { return constant ? "constant" : "variable" }

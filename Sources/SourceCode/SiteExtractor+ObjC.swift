@@ -72,24 +72,19 @@ extension SiteExtractor {
     /// The parameters of the method or C function whose body opens at `i`.
     mutating func objcBlockParams(_ i: Int, into block: inout Block) {
         guard functionBlocks == 0, i > 0 else { return }
-        var k = i - 1
-        var steps = 0
-        while k >= 0, steps < 256, !src.isPunct(k, UInt8(ascii: ";")), !src.isPunct(k, UInt8(ascii: "}")), !src.isPunct(k, UInt8(ascii: "{")) {
-            if (src.isPunct(k, UInt8(ascii: "-")) || src.isPunct(k, UInt8(ascii: "+"))), src.isPunct(k + 1, UInt8(ascii: "(")),
-               k == 0 || src.tokens[k - 1].line < src.tokens[k].line {
-                block.kind = .function
-                var j = k + 1
-                while j < i {
-                    if src.isPunct(j, UInt8(ascii: "(")), src.isPunct(j - 1, UInt8(ascii: ":")), src.tokens[j].partner > j {
-                        let after = Int(src.tokens[j].partner) + 1
-                        if after < i, src.tokens[after].kind == .identifier { block.params.insert(src.text(after)) }
-                    }
-                    j = parser.skip(j)
+        // A method: the declaration that `run` saw start since the last `;`, `{` or `}` (however
+        // long its signature; each token of it is read once).
+        if methodStart >= 0 {
+            block.kind = .function
+            var j = methodStart + 1
+            while j < i {
+                if src.isPunct(j, UInt8(ascii: "(")), src.isPunct(j - 1, UInt8(ascii: ":")), src.tokens[j].partner > j {
+                    let after = Int(src.tokens[j].partner) + 1
+                    if after < i, src.tokens[after].kind == .identifier { block.params.insert(src.text(after)) }
                 }
-                return
+                j = parser.skip(j)
             }
-            k -= 1
-            steps += 1
+            return
         }
         guard src.isPunct(i - 1, UInt8(ascii: ")")), let open = parser.opener(of: i - 1), open > 0,
               src.tokens[open - 1].kind == .identifier, !["if", "while", "for", "switch", "catch", "synchronized"].contains(src.text(open - 1)) else { return }

@@ -70,14 +70,23 @@ extension SiteExtractor {
         pendingGetter = nil
     }
 
+    /// `func NAME<...>(...)`, `init(...)`, `subscript(...)`: the parameter clause is the first `(`
+    /// after the keyword, before any `{`, `;` or `=`, however long the generic clause before it.
+    /// Keywords before one clause (`func func f(`) share one scan, so scanning stays linear.
     private mutating func functionDeclaration(_ i: Int) {
-        var k = i + 1
-        let limit = min(src.tokens.count, i + 64)
-        while k < limit, !src.isPunct(k, UInt8(ascii: "(")) {
-            if src.isPunct(k, UInt8(ascii: "{")) || src.isPunct(k, UInt8(ascii: ";")) || src.isPunct(k, UInt8(ascii: "=")) { return }
-            k += 1
+        var k: Int
+        if i > functionScan.from, i < functionScan.end {
+            k = functionScan.end
+        } else {
+            k = i + 1
+            while k < src.tokens.count, !src.isPunct(k, UInt8(ascii: "(")), !src.isPunct(k, UInt8(ascii: "{")),
+                  !src.isPunct(k, UInt8(ascii: ";")), !src.isPunct(k, UInt8(ascii: "=")) {
+                k += 1
+                work.clauseTokens += 1
+            }
+            functionScan = (i, k)
         }
-        guard k < limit, src.tokens[k].partner > k else { return }
+        guard src.isPunct(k, UInt8(ascii: "(")), src.tokens[k].partner > k else { return }
         if src.isWord(i, "init"), k != i + 1, !(k == i + 2 && (src.isPunct(i + 1, UInt8(ascii: "?")) || src.isPunct(i + 1, UInt8(ascii: "!")))) {
             return
         }
@@ -182,9 +191,9 @@ extension SiteExtractor {
     }
 
     /// A `return` in a computed property's body (not in a function or closure-free block inside
-    /// it: the innermost block that is not a plain block decides, at most `lookupBlocks` out).
+    /// it: the innermost block that is not a plain block decides).
     private mutating func getterReturn(_ i: Int) {
-        guard let b = namedDepths.last, b >= blocks.count - SiteExtractor.lookupBlocks, blocks[b].kind == .getter,
+        guard let b = namedDepths.last, blocks[b].kind == .getter,
               !blocks[b].getterPath.isEmpty else { return }
         let extent = statementEnd(i + 1, conditional: false)
         blocks[b].returns.append(extent)

@@ -82,6 +82,11 @@ struct SiteExtractor {
     var keyedCalls = Set<Int>()
     /// The parameters of each declaration's parameter clause, read once.
     var paramsByClause: [Int: Set<String>] = [:]
+    /// The last scan for a declaration's parameter clause: from a keyword to the token it stopped at.
+    var functionScan = (from: -1, end: -1)
+    /// Objective-C: the `-`/`+` that starts a method declaration at the start of a line, since the
+    /// last `;`, `{` or `}` (the method whose body the next `{` opens), or -1.
+    var methodStart = -1
     /// Brackets open at the current token, innermost last.
     var open: [Int] = []
     /// Paren groups that are parameter clauses of declarations (`func f(accessGroup: String)`).
@@ -110,8 +115,6 @@ struct SiteExtractor {
     var accessGroupProperties: [(token: Int, path: [String], value: StringExpression)] = []
     /// How many function blocks are open (kept, so that no check walks the whole stack).
     var functionBlocks = 0
-    /// Name lookups walk at most this many blocks out (a name declared further out is not found).
-    static let lookupBlocks = 256
     /// The outermost blocks, looked at directly; the names of deeper ones are indexed.
     static let indexedBlocks = 8
     /// A statement is read for at most this many units (tokens, bracket groups, whole strings).
@@ -168,13 +171,18 @@ struct SiteExtractor {
                 case UInt8(ascii: "{"):
                     openBlock(i)
                     open.append(i)
+                    methodStart = -1
                 case UInt8(ascii: "("), UInt8(ascii: "["):
                     open.append(i)
                 case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                     closeBracket(i)
+                    if t.byte == UInt8(ascii: "}") { methodStart = -1 }
                 case UInt8(ascii: ";"):
                     pendingParams = nil
                     pendingGetter = nil
+                    methodStart = -1
+                case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                    if !swift, src.isPunct(i + 1, UInt8(ascii: "(")), i == 0 || src.tokens[i - 1].line < t.line { methodStart = i }
                 default:
                     break
                 }
@@ -337,10 +345,11 @@ extension SiteExtractor {
         if index[name]!.isEmpty { index[name] = nil }
     }
 
-    /// The lowest block index a lookup from here reaches: at most `lookupBlocks` blocks out, and
-    /// not past the innermost type block when `stopAtType`.
-    func lookupFloor(stopAtType: Bool = true) -> Int {
-        max(blocks.count - Self.lookupBlocks, stopAtType ? (typeDepths.last ?? 0) : 0, 0)
+    /// The lowest block index a lookup from here reaches: not past the innermost type block.
+    /// (Every other open block is looked through, however deep: a parameter or local further
+    /// out than some fixed number of blocks would otherwise be taken for a same-named constant.)
+    func lookupFloor() -> Int {
+        typeDepths.last ?? 0
     }
 
     /// What a block may declare a name as.

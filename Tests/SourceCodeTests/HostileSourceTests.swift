@@ -25,7 +25,7 @@ final class HostileSourceTests: XCTestCase {
         XCTAssertEqual(scanned.definitions.first?.value, .overLimit("an expression longer than 4096 tokens"))
         // Within the size bound, a few levels are read; deeper ones are unknown.
         let thousand = String(repeating: "\"\\(", count: 1000) + "x" + String(repeating: ")\"", count: 1000)
-        XCTAssertEqual(scan("let deep = \(thousand)").definitions.first?.value, .unknown("an expression nested too deeply"))
+        XCTAssertEqual(scan("let deep = \(thousand)").definitions.first?.value, .overLimit("an expression nested too deeply"))
         let unterminated = scan(String(repeating: "\"\\(", count: depth))
         XCTAssertEqual(unterminated.groups.count, 0)
     }

@@ -204,18 +204,36 @@ final class ScannerBoundsTests: XCTestCase {
                        [.literal("ABCDE12345.a")])
     }
 
-    /// Names declared 256 blocks out and expressions of thousands of names: each name was looked
-    /// up through every open block.
-    func testDeepBlocksAndWideExpressionsKeepTheirMeaning() {
-        let depth = 300
-        var text = "func f(p: String) {\n"
-        text += String(repeating: "if c {\n", count: depth)
-        text += "let local = \"ABCDE12345.local\"\nvar v = \"x\"\n"
-        text += "_ = [kSecAttrAccessGroup as String: local]\n_ = [kSecAttrAccessGroup as String: v]\n_ = [kSecAttrAccessGroup as String: p]\n"
-        text += String(repeating: "}\n", count: depth) + "}\n"
-        let source = scan(text)
-        XCTAssertEqual(source.groups.map(\.value), [.reference(["local"]), .unknown("variable v"), .reference(["p"])],
-                       "a parameter more than 256 blocks out is not found")
-        XCTAssertEqual(resolveAll(text).values.first?.value, "ABCDE12345.local")
+    /// A parameter 300 blocks out, behind blocks that each look a name up: it was looked up
+    /// through at most 256 blocks (each lookup walking them all), and past that the name was taken
+    /// for the file's constant of the same name: a wrong value.
+    func testAParameterFarOutIsStillAParameter() {
+        func text(_ depth: Int) -> String {
+            var text = "let p = \"ABCDE12345.constant\"\nfunc f(p: String) {\n"
+            text += String(repeating: "if c {\n", count: depth)
+            text += "let local = \"ABCDE12345.local\"\nvar v = \"x\"\n"
+            text += "_ = [kSecAttrAccessGroup as String: local]\n_ = [kSecAttrAccessGroup as String: v]\n_ = [kSecAttrAccessGroup as String: p]\n"
+            text += "let wide = " + (0..<2_000).map { "n\($0)" }.joined(separator: " + ") + "\n"
+            return text + String(repeating: "}\n", count: depth) + "}\n"
+        }
+        let source = scan(text(300))
+        XCTAssertEqual(source.groups.map(\.value), [.reference(["local"]), .unknown("variable v"), .unknown("parameter p")])
+        XCTAssertEqual(resolveAll(text(300)).values.map(\.value), ["ABCDE12345.local", nil, nil])
+    }
+
+    /// A parameter behind a long signature (a Swift generic clause of more than 64 tokens, an
+    /// Objective-C method of more than 256): the parameters were not read, and the name was taken
+    /// for the file's constant of the same name.
+    func testAParameterBehindALongSignatureIsStillAParameter() {
+        let generics = (0..<40).map { "T\($0): P" }.joined(separator: ", ")
+        let swift = "let group = \"ABCDE12345.constant\"\nfunc f<\(generics)>(group: String) {\n    _ = [kSecAttrAccessGroup as String: group]\n}\n"
+        XCTAssertEqual(scan(swift).groups.map(\.value), [.unknown("parameter group")])
+        let parts = (0..<60).map { "p\($0):(NSInteger)p\($0)" }.joined(separator: " ")
+        let objc = "NSString * const group = @\"ABCDE12345.constant\";\n- (void)save:(NSString *)group \(parts) {\n"
+            + "    [q setObject:group forKey:(__bridge id)kSecAttrAccessGroup];\n}\n"
+        XCTAssertEqual(scan(objc, .objectiveC).groups.map(\.value), [.unknown("parameter group")])
+        // Many keywords before one clause share one scan.
+        let keywords = String(repeating: "func ", count: 20_000) + "f<\(generics)>(group: String) {}\n"
+        XCTAssertLessThanOrEqual(SourceScanner.scanCountingWork(Array(keywords.utf8), language: .swift).work.clauseTokens, 20_000 + 200)
     }
 }
