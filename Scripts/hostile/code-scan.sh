@@ -22,6 +22,8 @@
 #                             one with 60,000 `accessGroup:` parts, one CFDictionarySetValue with
 #                             60,000 keys (each key read the call from its start)
 # The cases cut by a bound must say so: one notice on standard error.
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # $bin is set by Scripts/hostile-inputs.sh, which sources this file
 
 code_project() {
     # code_project DIR KIND SIZE: the project and its generated source file.
