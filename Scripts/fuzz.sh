@@ -20,7 +20,9 @@
 #   gitignore     GitWorkTree.ignores             (.gitignore files and paths, split at NUL bytes, in
 #                 a work tree under /dev/shm, else /tmp)
 #   source-scan   SourceScanner.scan, then StringResolver on what it found (first byte: even Swift,
-#                 odd Objective-C; the rest is the file)
+#                 odd Objective-C; the rest is the file): every site and definition resolved
+#                 through one memoising StringResolution with a bounded allowance, and each again
+#                 on its own (the values must agree); no token walked twice
 #   git-output    GitOutput's parsers of git's output (first byte: ls-tree, ls-files --stage, diff
 #                 --raw, cat-file --batch-check then --batch)
 #

@@ -38,6 +38,12 @@ public struct UnitCode: Sendable, Hashable {
 /// Scans the sources of a run's units, each file once, and resolves each unit's groups once per
 /// distinct set of sources (the configurations of a target share theirs). Thread-safe: project
 /// rules of different app families may ask at the same time.
+///
+/// Resolving is bounded run-wide: every unit's index and resolution draw on one budget
+/// (`StringResolver.runBudget`); a unit resolved once it is spent has every group unknown. Each
+/// value left unknown at a bound (that budget, a value's step budget, an expression too long) is
+/// counted, and `notices` says so once for the run. The rules ask for units in a fixed order, so
+/// which units are cut does not depend on timing.
 public final class CodeIndex: @unchecked Sendable {
     /// Reads a file (an absolute path the discovery confined to the project root); nil when it
     /// cannot be read.
@@ -47,10 +53,23 @@ public final class CodeIndex: @unchecked Sendable {
     private let lock = NSLock()
     private var scanned: [String: ScannedSource?] = [:]
     private var units: [UnitSources: UnitCode] = [:]
+    private var remainingWork: Int
+    /// The places whose value was left unknown at a bound, with the bound (each place once).
+    private var limited: [CodeSite: String] = [:]
 
-    public init(read: @escaping Reader, display: @escaping @Sendable (String) -> String) {
+    private struct CodeSite: Hashable, Comparable {
+        var path: String
+        var line: Int
+        var column: Int
+
+        static func < (a: CodeSite, b: CodeSite) -> Bool { (a.path, a.line, a.column) < (b.path, b.line, b.column) }
+    }
+
+    /// `budget`: the work the run may spend resolving code (`StringResolver.runBudget`).
+    public init(read: @escaping Reader, display: @escaping @Sendable (String) -> String, budget: Int = StringResolver.runBudget) {
         self.read = read
         self.display = display
+        remainingWork = budget
     }
 
     private func scan(_ path: String) -> ScannedSource? {
@@ -88,11 +107,20 @@ public final class CodeIndex: @unchecked Sendable {
             }
         }
         code.scannedFiles = files.count
-        let resolver = StringResolver(files: files, infoPlist: sources.infoPlist)
+        lock.lock()
+        let allowance = remainingWork
+        lock.unlock()
+        // Once the budget is spent, no index is built: every group is unknown, at that bound.
+        let resolver = allowance > 0 ? StringResolver(files: files, infoPlist: sources.infoPlist) : nil
+        var resolution = resolver.map { StringResolution($0, allowance: allowance - $0.buildWork) }
         var allResolved = true
+        var cut: [CodeSite: String] = [:]
         for (path, source) in files {
             for site in source.groups {
-                var r = resolver.resolve(site.value, in: path, line: site.line)
+                var r = resolution?.resolve(site.value, in: path, line: site.line)
+                    ?? ResolvedString(value: nil, unknown: StringResolution.exhausted, usesInfoPlist: false, isLiteralAtSite: false,
+                                      steps: [], limit: StringResolution.exhausted)
+                if let limit = r.limit { cut[CodeSite(path: path, line: site.line, column: site.column)] = limit }
                 if site.api.hasPrefix("MSAL "), let name = r.value, AccessGroupList.splitPrefix(name).prefix == nil {
                     // MSAL takes the group without its prefix and puts the App ID prefix (read
                     // from the keychain at run time) before it, as Xcode does in the entitlements.
@@ -111,9 +139,23 @@ public final class CodeIndex: @unchecked Sendable {
         // generated project, code in a framework): not a unit whose code is known to be empty.
         code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved && !files.isEmpty
         lock.lock()
+        remainingWork -= (resolver?.buildWork ?? 0) + (resolution?.work ?? 0)
+        limited.merge(cut) { first, _ in first }
         units[sources] = code
         lock.unlock()
         return code
+    }
+
+    /// One notice for the run when some group passed in code was left unknown at a bound: at the
+    /// first such place (in path order), with how many there are.
+    public var notices: [Notice] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let first = limited.keys.min() else { return [] }
+        let others = limited.count - 1
+        let more = others == 0 ? "" : " (and at \(others) other place\(others == 1 ? "" : "s") in the code)"
+        return [Notice(message: "an access group passed in code is not checked\(more): \(limited[first]!), so it was left unresolved rather than guessed",
+                       path: first.path, line: first.line, column: first.column)]
     }
 }
 

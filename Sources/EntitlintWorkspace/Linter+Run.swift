@@ -64,7 +64,8 @@ extension Linter {
         findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
-        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + Self.unsignedProfileNotices(units)).sorted()
+        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + Self.unsignedProfileNotices(units)
+                          + (project.codeIndex?.notices ?? [])).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
         result.codeIndex = project.codeIndex
         return result

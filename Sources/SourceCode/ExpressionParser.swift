@@ -3,11 +3,14 @@
 /// `stringByAppendingString:`, Info.plist reads, and (qualified) names. Anything else is
 /// `.unknown` with the text written there. Recursion is on sub-ranges only and stops at
 /// `maxDepth` levels (deeper parts are unknown), so the work is at most `maxDepth + 1` times the
-/// range's length.
+/// range's length; a range of more than `maxTokens` tokens is not read at all (`.overLimit`), so
+/// no expression kept is larger than that.
 struct ExpressionParser {
     let src: TokenizedSource
     let swift: Bool
     static let maxDepth = 8
+    static let maxTokens = 4096
+    static let tooLong = "an expression longer than \(maxTokens) tokens"
 
     /// The index after the unit starting at `i`: a bracket group, a whole interpolated string,
     /// or one token. Unclosed groups count as one token (so every step moves forward).
@@ -58,7 +61,8 @@ struct ExpressionParser {
 
     func parse(_ lo: Int, _ hi: Int, depth: Int = 0) -> StringExpression {
         guard lo < hi else { return .unknown("nothing") }
-        guard depth <= ExpressionParser.maxDepth else { return .unknown("an expression nested too deeply") }
+        guard depth <= ExpressionParser.maxDepth else { return .overLimit("an expression nested too deeply") }
+        guard hi - lo <= ExpressionParser.maxTokens else { return .overLimit(ExpressionParser.tooLong) }
         var hi = hi
         // Suffixes that keep the main expression: `as? T`, `as! T`, `as T`, `?? fallback`, `!`.
         var i = lo
@@ -191,7 +195,7 @@ struct ExpressionParser {
         var k = lo
         if src.isPunct(k, UInt8(ascii: ".")) { k += 1 }
         while k < hi {
-            guard src.tokens[k].kind == .identifier else { return nil }
+            guard src.tokens[k].kind == .identifier, names.count < 32 else { return nil }
             names.append(src.text(k))
             k += 1
             if k == hi { break }

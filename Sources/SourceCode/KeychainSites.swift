@@ -40,6 +40,10 @@ public indirect enum StringExpression: Sendable, Hashable {
     /// Anything else (a call, a parameter, a `var`, an optional chain the scanner does not
     /// follow): a short description of what is written there, for messages.
     case unknown(String)
+    /// What the scanner did not read because it is past one of its bounds (an expression longer
+    /// than 4,096 tokens, a statement that starts inside another one, a type nested too deep):
+    /// unknown, and, unlike `unknown`, a bound the run reports.
+    case overLimit(String)
 }
 
 /// A place where code hands the keychain an access group.
@@ -115,11 +119,33 @@ public enum SourceScanner {
     /// Scans one file. Work is linear in the size of `bytes` (plus the sites found); nothing
     /// recurses on the input's nesting beyond a fixed depth.
     public static func scan(_ bytes: [UInt8], language: SourceLanguage) -> ScannedSource {
+        scanCountingWork(bytes, language: language).source
+    }
+
+    /// Scans one file and says how much work that took (for tests that bound it).
+    public static func scanCountingWork(_ bytes: [UInt8], language: SourceLanguage) -> (source: ScannedSource, work: ScanWork) {
         switch language {
         case .swift: SiteExtractor.extract(SwiftLexer.tokenize(bytes), swift: true)
         case .objectiveC: SiteExtractor.extract(ObjCLexer.tokenize(bytes), swift: false)
         }
     }
+}
+
+/// The work a scan did beyond the one pass of the lexer: statement walks and expressions read.
+public struct ScanWork: Sendable, Hashable {
+    /// The tokens the lexer made.
+    public var tokens = 0
+    /// Units (tokens, bracket groups, whole strings) passed by the walks that find where
+    /// statements end: each token at most once.
+    public var walkedUnits = 0
+    /// Tokens passed looking for declarations' parameter clauses: each at most once.
+    public var clauseTokens = 0
+    /// Expressions read, and the tokens in them (an expression past the size bound counts as
+    /// the bound plus one: it is not read).
+    public var parses = 0
+    public var parsedTokens = 0
+
+    public init() {}
 }
 
 /// A group expression resolved against the definitions of a unit's files and its Info.plist.
@@ -134,14 +160,19 @@ public struct ResolvedString: Sendable, Hashable {
     /// True when the value is a single string literal written at the site itself.
     public var isLiteralAtSite: Bool
     /// How it was resolved, for messages: `AppConstants.AppGroups.main (App/Constants.swift:12)`,
-    /// `Info.plist AppIdentifierPrefix`.
+    /// `Info.plist AppIdentifierPrefix`; the first `StringResolver.maxKeptSteps` of them.
     public var steps: [String]
+    /// When the value is unknown because a bound of the scanner or the resolver was met (an
+    /// expression too long, references too deep, the step budget): which one. Such a value is
+    /// never guessed; the run says once that values were left unresolved.
+    public var limit: String?
 
-    public init(value: String?, unknown: String?, usesInfoPlist: Bool, isLiteralAtSite: Bool, steps: [String]) {
+    public init(value: String?, unknown: String?, usesInfoPlist: Bool, isLiteralAtSite: Bool, steps: [String], limit: String? = nil) {
         self.value = value
         self.unknown = unknown
         self.usesInfoPlist = usesInfoPlist
         self.isLiteralAtSite = isLiteralAtSite
         self.steps = steps
+        self.limit = limit
     }
 }

@@ -17,7 +17,8 @@ extension SiteExtractor {
         } else if src.isWord(i, "accessGroup") || src.isWord(i, "keychainSharingGroup") {
             if src.isPunct(i - 1, UInt8(ascii: ".")), src.isPunct(i + 1, UInt8(ascii: "=")), !src.isWord(i - 2, "self") {
                 let api = src.isWord(i, "accessGroup") ? "accessGroup property (KeychainSwift, SAMKeychainQuery)" : "MSAL keychainSharingGroup"
-                addGroup(at: i, api: api, value: parser.parse(i + 2, statementEnd(i + 2, conditional: false)))
+                let extent = statementEnd(i + 2, conditional: false)
+                addGroup(at: i, api: api, value: read(extent))
             } else if src.isWord(i, "accessGroup"), src.isPunct(i + 1, UInt8(ascii: ":")) {
                 labelledArgument(i)
             }
@@ -61,53 +62,77 @@ extension SiteExtractor {
         return (s, e)
     }
 
-    /// The value given for the key at `i`, the dictionary literal it is written in (or -1),
-    /// and the local it is assigned to (subscript, `setObject:forKey:`, `CFDictionarySetValue`).
-    func keyedValue(_ i: Int) -> (value: Range<Int>, literal: Int, target: String?)? {
+    /// The value given for the key at `i` (its extent; `limit` set when it is not to be read),
+    /// the dictionary literal it is written in (or -1), and the local it is assigned to
+    /// (subscript, `setObject:forKey:`, `CFDictionarySetValue`). A call (`updateValue`,
+    /// `setObject:forKey:`, `CFDictionarySetValue`) passes one key: only its first is read, and
+    /// what each reads of the call is read once, so many keys in one call cost linear time.
+    mutating func keyedValue(_ i: Int) -> (value: Extent, literal: Int, target: String?)? {
         let (s, e) = keyExtent(i)
         guard let box = container(before: s) else { return nil }
         let boxOpensLiteral = swift ? src.isPunct(box, UInt8(ascii: "[")) : src.isPunct(box, UInt8(ascii: "{")) && src.isPunct(box - 1, UInt8(ascii: "@"))
         if src.isPunct(e, UInt8(ascii: ":")), boxOpensLiteral {
-            return ((e + 1)..<statementEnd(e + 1, conditional: false, stopAtComma: true), box, nil)
+            return (statementEnd(e + 1, conditional: false, stopAtComma: true), box, nil)
         }
         if src.isPunct(s - 1, UInt8(ascii: "[")), src.isPunct(e, UInt8(ascii: "]")), src.isPunct(e + 1, UInt8(ascii: "=")) {
             let target = s >= 2 && src.tokens[s - 2].kind == .identifier ? src.text(s - 2) : nil
-            return ((e + 2)..<statementEnd(e + 2, conditional: false), -1, target)
+            return (statementEnd(e + 2, conditional: false), -1, target)
         }
+        guard !keyedCalls.contains(box) else { return nil }
         if src.isPunct(s - 1, UInt8(ascii: ":")), src.isWord(s - 2, "forKey") {
             if swift, src.isPunct(box, UInt8(ascii: "(")), src.isWord(box - 1, "updateValue") {
+                keyedCalls.insert(box)
                 let end = parser.split(box + 1, s - 2) { src.isPunct($0, UInt8(ascii: ",")) }[0].upperBound
                 let target = box >= 3 && src.isPunct(box - 2, UInt8(ascii: ".")) && src.tokens[box - 3].kind == .identifier ? src.text(box - 3) : nil
-                return ((box + 1)..<end, -1, target)
+                return (Extent(lo: box + 1, end: end), -1, target)
             }
             if !swift, src.isPunct(box, UInt8(ascii: "[")) {
-                var k = box + 1
-                while k < s - 2, !((src.isWord(k, "setObject") || src.isWord(k, "setValue")) && src.isPunct(k + 1, UInt8(ascii: ":"))) { k = parser.skip(k) }
+                let k = firstSetObjectPart(box)
                 guard k < s - 2 else { return nil }
+                keyedCalls.insert(box)
                 let target = src.tokens[box + 1].kind == .identifier ? src.text(box + 1) : nil
-                return ((k + 2)..<(s - 2), -1, target)
+                return (Extent(lo: k + 2, end: s - 2), -1, target)
             }
         }
         if src.isPunct(box, UInt8(ascii: "(")), src.isWord(box - 1, "CFDictionarySetValue") || src.isWord(box - 1, "CFDictionaryAddValue")
             || src.isWord(box - 1, "CFDictionaryReplaceValue") {
-            let args = parser.split(box + 1, Int(src.tokens[box].partner) > box ? Int(src.tokens[box].partner) : s) { src.isPunct($0, UInt8(ascii: ",")) }
+            let args: [Range<Int>]
+            if let known = callArguments[box] {
+                args = known
+            } else {
+                args = parser.split(box + 1, Int(src.tokens[box].partner) > box ? Int(src.tokens[box].partner) : s) { src.isPunct($0, UInt8(ascii: ",")) }
+                callArguments[box] = args
+            }
             guard args.count == 3, args[1].contains(i) else { return nil }
+            keyedCalls.insert(box)
             let last = args[0].upperBound - 1
             let target = last >= args[0].lowerBound && src.tokens[last].kind == .identifier ? src.text(last) : nil
-            return (args[2], -1, target)
+            return (Extent(lo: args[2].lowerBound, end: args[2].upperBound), -1, target)
         }
         return nil
     }
 
+    /// The first `setObject:` or `setValue:` part of the Objective-C message `[...]` opening at
+    /// `box` (its closing bracket, or the end, when there is none); looked for once per message.
+    private mutating func firstSetObjectPart(_ box: Int) -> Int {
+        if let k = setObjectPart[box] { return k }
+        let close = Int(src.tokens[box].partner) > box ? Int(src.tokens[box].partner) : src.tokens.count
+        var k = box + 1
+        while k < close, !((src.isWord(k, "setObject") || src.isWord(k, "setValue")) && src.isPunct(k + 1, UInt8(ascii: ":"))) { k = parser.skip(k) }
+        setObjectPart[box] = k
+        return k
+    }
+
     private mutating func groupKey(_ i: Int) {
         guard let (value, literal, target) = keyedValue(i) else { return }
-        addGroup(at: i, api: "kSecAttrAccessGroup", value: parser.parse(value.lowerBound, value.upperBound))
+        addGroup(at: i, api: "kSecAttrAccessGroup", value: read(value))
         if literal >= 0 { groupLiterals.insert(literal) }
         if let target { updateQuery(target) { $0.hasGroup = true } }
     }
 
     private mutating func protectionKey(_ i: Int) {
-        guard let (value, literal, target) = keyedValue(i) else { return }
+        guard let (extent, literal, target) = keyedValue(i), extent.limit == nil else { return }
+        let value = extent.range
         var k = value.lowerBound
         if src.isPunct(k, UInt8(ascii: "@")) { k += 1 }
         guard k == value.upperBound - 1, src.isWord(k, "true") || src.isWord(k, "YES") || src.isWord(k, "kCFBooleanTrue") else { return }
@@ -115,15 +140,11 @@ extension SiteExtractor {
         if let target { updateQuery(target) { $0.dataProtection = true } }
     }
 
+    /// Changes the query dictionary `name` of the innermost block holding one (within reach).
     private mutating func updateQuery(_ name: String, _ change: (inout QueryState) -> Void) {
-        for b in blocks.indices.reversed().prefix(SiteExtractor.lookupBlocks) {
-            if var state = blocks[b].queries[name] {
-                change(&state)
-                blocks[b].queries[name] = state
-                return
-            }
-            if blocks[b].kind == .type { return }
-        }
+        guard let b = innermost(name, .query), var state = blocks[b].queries[name] else { return }
+        change(&state)
+        blocks[b].queries[name] = state
     }
 
     private mutating func labelledArgument(_ i: Int) {
@@ -132,7 +153,7 @@ extension SiteExtractor {
         if swift {
             guard src.isPunct(box, UInt8(ascii: "(")), src.isPunct(i - 1, UInt8(ascii: "(")) || src.isPunct(i - 1, UInt8(ascii: ",")),
                   !declarationParens.contains(box) else { return }
-            let end = statementEnd(i + 2, conditional: false, stopAtComma: true)
+            let extent = statementEnd(i + 2, conditional: false, stopAtComma: true)
             let callee = box > 0 && src.tokens[box - 1].kind == .identifier ? src.text(box - 1) : "a call"
             let api: String
             if callee == "Keychain" || (callee == "init" && importsKeychainAccess) {
@@ -142,7 +163,7 @@ extension SiteExtractor {
             } else {
                 api = "accessGroup: argument of \(callee)"
             }
-            addGroup(at: i, api: api, value: parser.parse(i + 2, min(end, close)))
+            addGroup(at: i, api: api, value: read(i + 2, min(extent.end, close), limit: extent.limit))
             return
         }
         // Objective-C: a selector part of a message (`[X ... accessGroup:value ...]`), never a
@@ -152,8 +173,7 @@ extension SiteExtractor {
         while end < close, !(src.tokens[end].kind == .identifier && src.isPunct(end + 1, UInt8(ascii: ":")) && end > i + 2 && endsExpression(end - 1)) {
             end = parser.skip(end)
         }
-        var head = box + 1
-        while head < i, !(src.tokens[head].kind == .identifier && src.isPunct(head + 1, UInt8(ascii: ":")) && head > box + 1) { head = parser.skip(head) }
+        let head = min(firstSelector(box, close: close), i)
         let api: String
         if src.isWord(i, "initWithSharedKeychainAccessGroup") {
             api = "MSAL initWithSharedKeychainAccessGroup:"
@@ -166,7 +186,17 @@ extension SiteExtractor {
         } else {
             api = "accessGroup: argument of \(src.text(head))"
         }
-        addGroup(at: i, api: api, value: parser.parse(i + 2, min(end, close)))
+        addGroup(at: i, api: api, value: read(i + 2, min(end, close)))
+    }
+
+    /// The first selector part (`name:` after the receiver) of the message opening at `box`;
+    /// looked for once per message.
+    private mutating func firstSelector(_ box: Int, close: Int) -> Int {
+        if let head = firstSelectorPart[box] { return head }
+        var head = box + 1
+        while head < close, !(src.tokens[head].kind == .identifier && src.isPunct(head + 1, UInt8(ascii: ":")) && head > box + 1) { head = parser.skip(head) }
+        firstSelectorPart[box] = head
+        return head
     }
 
     func endsExpression(_ k: Int) -> Bool {
@@ -184,7 +214,7 @@ extension SiteExtractor {
         for arg in parser.split(box + 1, Int(src.tokens[box].partner), where: { src.isPunct($0, UInt8(ascii: ",")) }) where arg.count > 2 {
             let k = arg.lowerBound
             guard src.isPunct(k + 1, UInt8(ascii: ":")) else { continue }
-            let value = parser.parse(k + 2, arg.upperBound)
+            let value = read(k + 2, arg.upperBound)
             if src.isWord(k, "appIDPrefix") || src.isWord(k, "groupPrefix") { prefix = value }
             if src.isWord(k, "nonEmptyGroup") { group = value }
         }
@@ -210,13 +240,11 @@ extension SiteExtractor {
         guard lo < first.upperBound, src.tokens[lo].kind == .identifier,
               lo + 1 == first.upperBound || (swift && src.isWord(lo + 1, "as")) else { return }
         let name = src.text(lo)
-        for b in blocks.indices.reversed().prefix(SiteExtractor.lookupBlocks) {
-            if let state = blocks[b].queries[name] {
-                pendingSaves.append((i, state))
-                return
-            }
-            if blocks[b].kind == .type || blocks[b].locals[name] != nil || blocks[b].params.contains(name) { return }
-        }
+        // The innermost block holding a query of that name, unless a local or parameter of the
+        // same name is declared further in (within reach, not past a type block).
+        guard let b = innermost(name, .query), b >= (innermost(name, .local) ?? -1),
+              let state = blocks[b].queries[name] else { return }
+        pendingSaves.append((i, state))
     }
 
     /// KeychainAccess `Keychain(service: ...)`, `Keychain()`, `.init(service: ...)` without `accessGroup:`.

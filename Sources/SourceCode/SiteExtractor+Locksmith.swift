@@ -43,12 +43,10 @@ extension SiteExtractor {
         guard src.isPunct(i - 1, UInt8(ascii: ".")), src.isPunct(i + 1, UInt8(ascii: "=")), i >= 2,
               src.tokens[i - 2].kind == .identifier else { return }
         let name = src.text(i - 2)
-        for block in blocks.reversed().prefix(SiteExtractor.lookupBlocks) {
-            if block.locksmithRequests.contains(name) {
-                addGroup(at: i, api: "Locksmith LocksmithRequest group", value: parser.parse(i + 2, statementEnd(i + 2, conditional: false)))
-                return
-            }
-            if block.locals[name] != nil || block.params.contains(name) || block.kind == .type { return }
-        }
+        // The innermost block that holds such a request, unless a local or parameter of the same
+        // name is declared further in (within reach, not past a type block).
+        guard let b = innermost(name, .request), b >= (innermost(name, .local) ?? -1) else { return }
+        let extent = statementEnd(i + 2, conditional: false)
+        addGroup(at: i, api: "Locksmith LocksmithRequest group", value: read(extent))
     }
 }

@@ -2,14 +2,12 @@
 /// constant of the enclosing type. Parameters, variables and properties become unknown, so that
 /// the resolver never takes them for a same-named constant elsewhere.
 extension SiteExtractor {
-    /// The innermost block where `name` is a local or a parameter, and what it is there.
+    /// The innermost block where `name` is a local or a parameter, and what it is there (not
+    /// past the innermost type block).
     func localKind(_ name: String) -> String? {
-        for block in blocks.reversed().prefix(SiteExtractor.lookupBlocks) {
-            if let constant = block.locals[name] { return constant ? "constant" : "variable" }
-            if block.params.contains(name) { return "parameter" }
-            if block.kind == .type { return nil }
-        }
-        return nil
+        guard let b = innermost(name, .local) else { return nil }
+        if let constant = blocks[b].locals[name] { return constant ? "constant" : "variable" }
+        return blocks[b].params.contains(name) ? "parameter" : nil
     }
 
     /// Marks what a name in `expression` is, as far as the blocks open here tell: parameters and
@@ -41,7 +39,7 @@ extension SiteExtractor {
 
     mutating func addDefinition(name: String, at i: Int, value: StringExpression, member: Bool) {
         let path = member ? typePath + [name] : [name]
-        let value = classify(value)
+        let value = member && blocks.last?.typeTooDeep == true ? .overLimit(SiteExtractor.typeTooDeep) : classify(value)
         result.definitions.append(StringDefinition(path: path, line: Int(src.tokens[i].line), value: value))
         let index = result.definitions.count - 1
         pending.append((.definition(index), typePath, localConstants(in: value)))
@@ -49,7 +47,7 @@ extension SiteExtractor {
             typeConstants[typePath, default: []].insert(name)
         } else if !blocks.isEmpty {
             blocks[blocks.count - 1].scoped.append(index)
-            blocks[blocks.count - 1].locals[name] = true
+            declareLocal(name, constant: true)
         }
     }
 

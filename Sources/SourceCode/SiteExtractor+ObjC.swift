@@ -30,7 +30,7 @@ extension SiteExtractor {
                 src.tokens[k].kind == .string ? .literal(src.strings[Int(src.tokens[k].value)]) : .reference([src.text(k)])
             })
         } else {
-            value = parser.parse(body.lowerBound, body.upperBound)
+            value = read(body.lowerBound, body.upperBound)
         }
         addDefinition(name: src.text(i + 1), at: i + 1, value: value, member: true)
     }
@@ -57,14 +57,14 @@ extension SiteExtractor {
         }
         guard typed, k < i - 1 || isString || isDictionary else { return }
         let name = src.text(i)
-        let end = statementEnd(i + 2, conditional: false)
+        let extent = statementEnd(i + 2, conditional: false)
         let inFunction = functionBlocks > 0
         if isString {
-            addDefinition(name: name, at: i, value: parser.parse(i + 2, end), member: !inFunction)
+            addDefinition(name: name, at: i, value: read(extent), member: !inFunction)
         } else if inFunction, !blocks.isEmpty {
-            blocks[blocks.count - 1].locals[name] = false
-            if isDictionary, let literal = queryLiteral(i + 2, end) {
-                blocks[blocks.count - 1].queries[name] = QueryState(literal: literal)
+            declareLocal(name, constant: false)
+            if isDictionary, extent.limit == nil, let literal = queryLiteral(i + 2, extent.end) {
+                declareQuery(name, QueryState(literal: literal))
             }
         }
     }
@@ -72,24 +72,19 @@ extension SiteExtractor {
     /// The parameters of the method or C function whose body opens at `i`.
     mutating func objcBlockParams(_ i: Int, into block: inout Block) {
         guard functionBlocks == 0, i > 0 else { return }
-        var k = i - 1
-        var steps = 0
-        while k >= 0, steps < 256, !src.isPunct(k, UInt8(ascii: ";")), !src.isPunct(k, UInt8(ascii: "}")), !src.isPunct(k, UInt8(ascii: "{")) {
-            if (src.isPunct(k, UInt8(ascii: "-")) || src.isPunct(k, UInt8(ascii: "+"))), src.isPunct(k + 1, UInt8(ascii: "(")),
-               k == 0 || src.tokens[k - 1].line < src.tokens[k].line {
-                block.kind = .function
-                var j = k + 1
-                while j < i {
-                    if src.isPunct(j, UInt8(ascii: "(")), src.isPunct(j - 1, UInt8(ascii: ":")), src.tokens[j].partner > j {
-                        let after = Int(src.tokens[j].partner) + 1
-                        if after < i, src.tokens[after].kind == .identifier { block.params.append(src.text(after)) }
-                    }
-                    j = parser.skip(j)
+        // A method: the declaration that `run` saw start since the last `;`, `{` or `}` (however
+        // long its signature; each token of it is read once).
+        if methodStart >= 0 {
+            block.kind = .function
+            var j = methodStart + 1
+            while j < i {
+                if src.isPunct(j, UInt8(ascii: "(")), src.isPunct(j - 1, UInt8(ascii: ":")), src.tokens[j].partner > j {
+                    let after = Int(src.tokens[j].partner) + 1
+                    if after < i, src.tokens[after].kind == .identifier { block.params.insert(src.text(after)) }
                 }
-                return
+                j = parser.skip(j)
             }
-            k -= 1
-            steps += 1
+            return
         }
         guard src.isPunct(i - 1, UInt8(ascii: ")")), let open = parser.opener(of: i - 1), open > 0,
               src.tokens[open - 1].kind == .identifier, !["if", "while", "for", "switch", "catch", "synchronized"].contains(src.text(open - 1)) else { return }
@@ -97,7 +92,7 @@ extension SiteExtractor {
         for part in parser.split(open + 1, i - 1, where: { src.isPunct($0, UInt8(ascii: ",")) }) {
             var last: Int?
             for j in part where src.tokens[j].kind == .identifier { last = j }
-            if let last { block.params.append(src.text(last)) }
+            if let last { block.params.insert(src.text(last)) }
         }
     }
 }

@@ -56,28 +56,50 @@ extension SiteExtractor {
             names.append(src.text(k + 1))
             k += 2
         }
-        let path = src.isWord(i, "extension") ? names : typePath + names
+        let isExtension = src.isWord(i, "extension")
+        var path = isExtension ? names : typePath + names
+        var tooDeep = !isExtension && (blocks.last?.typeTooDeep ?? false)
+        if path.count > SiteExtractor.maxTypePath {
+            path.removeLast(path.count - SiteExtractor.maxTypePath)
+            tooDeep = true
+        }
         let stringEnum = src.isWord(i, "enum") && src.isPunct(k, UInt8(ascii: ":")) && src.isWord(k + 1, "String")
         if !src.isWord(i, "protocol") { noteLocksmithConformance(path, clause: k) }
-        pendingType = (path, stringEnum)
+        pendingType = (path, stringEnum, tooDeep)
         pendingParams = nil
         pendingGetter = nil
     }
 
+    /// `func NAME<...>(...)`, `init(...)`, `subscript(...)`: the parameter clause is the first `(`
+    /// after the keyword, before any `{`, `;` or `=`, however long the generic clause before it.
+    /// Keywords before one clause (`func func f(`) share one scan, so scanning stays linear.
     private mutating func functionDeclaration(_ i: Int) {
-        var k = i + 1
-        let limit = min(src.tokens.count, i + 64)
-        while k < limit, !src.isPunct(k, UInt8(ascii: "(")) {
-            if src.isPunct(k, UInt8(ascii: "{")) || src.isPunct(k, UInt8(ascii: ";")) || src.isPunct(k, UInt8(ascii: "=")) { return }
-            k += 1
+        var k: Int
+        if i > functionScan.from, i < functionScan.end {
+            k = functionScan.end
+        } else {
+            k = i + 1
+            while k < src.tokens.count, !src.isPunct(k, UInt8(ascii: "(")), !src.isPunct(k, UInt8(ascii: "{")),
+                  !src.isPunct(k, UInt8(ascii: ";")), !src.isPunct(k, UInt8(ascii: "=")) {
+                k += 1
+                work.clauseTokens += 1
+            }
+            functionScan = (i, k)
         }
-        guard k < limit, src.tokens[k].partner > k else { return }
+        guard src.isPunct(k, UInt8(ascii: "(")), src.tokens[k].partner > k else { return }
         if src.isWord(i, "init"), k != i + 1, !(k == i + 2 && (src.isPunct(i + 1, UInt8(ascii: "?")) || src.isPunct(i + 1, UInt8(ascii: "!")))) {
             return
         }
         declarationParens.insert(k)
+        if let params = paramsByClause[k] {
+            // Several keywords before one clause (`func func f(...)`): read once.
+            pendingParams = params
+            pendingGetter = nil
+            pendingType = nil
+            return
+        }
         let close = Int(src.tokens[k].partner)
-        var params: [String] = []
+        var params = Set<String>()
         for part in parser.split(k + 1, close, where: { src.isPunct($0, UInt8(ascii: ",")) }) {
             var name: String?
             var j = part.lowerBound
@@ -85,8 +107,9 @@ extension SiteExtractor {
                 if src.tokens[j].kind == .identifier { name = src.text(j) }
                 j += 1
             }
-            if let name, name != "_" { params.append(name) }
+            if let name, name != "_" { params.insert(name) }
         }
+        paramsByClause[k] = params
         pendingParams = params
         pendingGetter = nil
         pendingType = nil
@@ -109,16 +132,16 @@ extension SiteExtractor {
         var stringType = !src.isPunct(j, UInt8(ascii: ":"))
         if src.isPunct(j, UInt8(ascii: ":")) {
             stringType = src.isWord(j + 1, "String")
-            j = statementEnd(j + 1, conditional: conditional, stopAtBrace: true, stopAtEquals: true)
+            j = statementEnd(j + 1, conditional: conditional, stopAtBrace: true, stopAtEquals: true).end
         }
         let member = atMemberLevel
         pendingParams = nil
         if src.isPunct(j, UInt8(ascii: "=")) {
-            let end = statementEnd(j + 1, conditional: conditional)
-            let value = parser.parse(j + 1, end)
+            let extent = statementEnd(j + 1, conditional: conditional)
+            let value = read(extent)
             if member, name == "accessGroup" { accessGroupProperties.append((k, typePath, classify(value))) }
             if !member, src.isWord(j + 1, "LocksmithRequest"), src.isPunct(j + 2, UInt8(ascii: "(")), !blocks.isEmpty {
-                blocks[blocks.count - 1].locksmithRequests.insert(name)
+                declareRequest(name)
             }
             if member && (isLet || isStatic || blocks.isEmpty) {
                 addDefinition(name: name, at: k, value: value, member: true)
@@ -126,11 +149,11 @@ extension SiteExtractor {
                 storedProperties[typePath, default: []].insert(name)
             } else if isLet {
                 addDefinition(name: name, at: k, value: value, member: false)
-            } else if !blocks.isEmpty {
-                blocks[blocks.count - 1].locals[name] = false
+            } else {
+                declareLocal(name, constant: false)
             }
-            if !member, !blocks.isEmpty, let query = queryLiteral(j + 1, end) {
-                blocks[blocks.count - 1].queries[name] = QueryState(literal: query)
+            if !member, extent.limit == nil, let query = queryLiteral(j + 1, extent.end) {
+                declareQuery(name, QueryState(literal: query))
             }
         } else if src.isPunct(j, UInt8(ascii: "{")), !isLet {
             pendingGetter = member && stringType ? typePath + [name] : nil
@@ -138,8 +161,8 @@ extension SiteExtractor {
             if member && !stringType { storedProperties[typePath, default: []].insert(name) }
         } else if member {
             storedProperties[typePath, default: []].insert(name)
-        } else if !blocks.isEmpty {
-            blocks[blocks.count - 1].locals[name] = false
+        } else {
+            declareLocal(name, constant: false)
         }
     }
 
@@ -155,9 +178,9 @@ extension SiteExtractor {
                 next = Int(src.tokens[next].partner) + 1
             }
             if src.isPunct(next, UInt8(ascii: "=")) {
-                let end = statementEnd(next + 1, conditional: false, stopAtComma: true)
-                addDefinition(name: name, at: k, value: parser.parse(next + 1, end), member: true)
-                next = end
+                let extent = statementEnd(next + 1, conditional: false, stopAtComma: true)
+                addDefinition(name: name, at: k, value: read(extent), member: true)
+                next = extent.end
             } else if block.stringEnum {
                 addDefinition(name: name, at: k, value: .literal(name), member: true)
             }
@@ -167,20 +190,13 @@ extension SiteExtractor {
         }
     }
 
+    /// A `return` in a computed property's body (not in a function or closure-free block inside
+    /// it: the innermost block that is not a plain block decides).
     private mutating func getterReturn(_ i: Int) {
-        for b in blocks.indices.reversed().prefix(SiteExtractor.lookupBlocks) {
-            switch blocks[b].kind {
-            case .getter:
-                if !blocks[b].getterPath.isEmpty {
-                    blocks[b].returns.append((i + 1)..<statementEnd(i + 1, conditional: false))
-                }
-                return
-            case .function, .type:
-                return
-            case .other:
-                continue
-            }
-        }
+        guard let b = namedDepths.last, blocks[b].kind == .getter,
+              !blocks[b].getterPath.isEmpty else { return }
+        let extent = statementEnd(i + 1, conditional: false)
+        blocks[b].returns.append(extent)
     }
 
     /// The value of a computed `String` property: its one `return` (a local constant returned,
@@ -189,10 +205,11 @@ extension SiteExtractor {
     mutating func finishGetter(_ block: Block) {
         var value: StringExpression
         switch block.returns.count {
-        case 0: value = block.open >= 0 && block.close > block.open ? parser.parse(block.open + 1, block.close) : .unknown("an empty getter")
-        case 1: value = parser.parse(block.returns[0].lowerBound, block.returns[0].upperBound)
+        case 0: value = block.open >= 0 && block.close > block.open ? read(block.open + 1, block.close) : .unknown("an empty getter")
+        case 1: value = read(block.returns[0])
         default: value = .unknown("a computed property with several returns")
         }
+        if block.typeTooDeep { value = .overLimit(SiteExtractor.typeTooDeep) }
         if case .reference(let names) = value, names.count == 1, block.locals[names[0]] == true,
            let local = block.scoped.last(where: { result.definitions[$0].path == names }) {
             value = result.definitions[local].value

@@ -16,12 +16,14 @@ struct SiteExtractor {
         enum Kind { case type, function, getter, other }
         var kind: Kind
         var typePath: [String]
-        var params: [String] = []
+        /// Inside a type nested deeper than `maxTypePath` components: its constants are not read.
+        var typeTooDeep = false
         var openLine: Int
         var open: Int
         var close: Int
         /// Local names: true for a constant (`let`, `guard let`), false for a variable.
         var locals: [String: Bool] = [:]
+        var params: Set<String> = []
         var queries: [String: QueryState] = [:]
         /// Definitions made in this block, whose scope is set when it closes.
         var scoped: [Int] = []
@@ -29,7 +31,7 @@ struct SiteExtractor {
         var getterPath: [String] = []
         /// The token of the computed property's name.
         var getterToken = 0
-        var returns: [Range<Int>] = []
+        var returns: [Extent] = []
         var stringEnum = false
         /// Locals holding a Locksmith 1.x `LocksmithRequest(...)`.
         var locksmithRequests: Set<String> = []
@@ -39,11 +41,52 @@ struct SiteExtractor {
     /// a stored property of the enclosing type (`self.x`, or `x` declared below the use).
     enum Pending { case group(Int), definition(Int) }
 
+    /// Where a statement read from a token ends (the token after it), and, when it is not to be
+    /// read, why (`limit`: longer than `maxUnits` units, or starting inside a statement already read).
+    struct Extent {
+        var lo: Int
+        var end: Int
+        var limit: String?
+
+        var range: Range<Int> { lo..<max(lo, end) }
+    }
+
     let src: TokenizedSource
     let parser: ExpressionParser
     let swift: Bool
     var result = ScannedSource()
     var blocks: [Block] = []
+    /// Tokens a statement walk has passed at its own level: a later statement starting at one of
+    /// them starts inside a statement already read (code without a separator), and is not read
+    /// again. So every token is walked at most once at each level of brackets.
+    var walked: [Bool]
+    /// The work done, for the bounds tests.
+    var work = ScanWork()
+    /// For each name, the indices in `blocks` (from `indexedBlocks` on) of the open blocks that
+    /// declare it as a local or a parameter / hold a query dictionary of that name / a Locksmith
+    /// request of that name, innermost last; and the indices of the open type blocks and of the
+    /// open blocks that are not `.other`. Lookups that walk out through the blocks read these for
+    /// the deep blocks and look at the few outermost ones directly (a constant number of steps
+    /// per lookup, whatever the nesting; ordinary code, rarely nested that deep, keeps no index).
+    var localDepths: [String: [Int]] = [:]
+    var queryDepths: [String: [Int]] = [:]
+    var requestDepths: [String: [Int]] = [:]
+    var typeDepths: [Int] = []
+    var namedDepths: [Int] = []
+    /// Per call bracket, what the keyed-value idioms read once: its first `setObject:`/`setValue:`
+    /// part, its first selector part, its comma-separated arguments; and the call brackets that
+    /// already gave a keyed site (a call passes one key).
+    var setObjectPart: [Int: Int] = [:]
+    var firstSelectorPart: [Int: Int] = [:]
+    var callArguments: [Int: [Range<Int>]] = [:]
+    var keyedCalls = Set<Int>()
+    /// The parameters of each declaration's parameter clause, read once.
+    var paramsByClause: [Int: Set<String>] = [:]
+    /// The last scan for a declaration's parameter clause: from a keyword to the token it stopped at.
+    var functionScan = (from: -1, end: -1)
+    /// Objective-C: the `-`/`+` that starts a method declaration at the start of a line, since the
+    /// last `;`, `{` or `}` (the method whose body the next `{` opens), or -1.
+    var methodStart = -1
     /// Brackets open at the current token, innermost last.
     var open: [Int] = []
     /// Paren groups that are parameter clauses of declarations (`func f(accessGroup: String)`).
@@ -59,8 +102,8 @@ struct SiteExtractor {
     /// Each with the enclosing type and the local constants its value names.
     var pending: [(Pending, [String], Set<String>)] = []
     /// A declaration seen whose block has not opened yet.
-    var pendingType: (path: [String], stringEnum: Bool)?
-    var pendingParams: [String]?
+    var pendingType: (path: [String], stringEnum: Bool, tooDeep: Bool)?
+    var pendingParams: Set<String>?
     var pendingGetter: [String]?
     var pendingGetterToken = 0
     var importsKeychainAccess = false
@@ -72,19 +115,40 @@ struct SiteExtractor {
     var accessGroupProperties: [(token: Int, path: [String], value: StringExpression)] = []
     /// How many function blocks are open (kept, so that no check walks the whole stack).
     var functionBlocks = 0
-    /// Name lookups walk at most this many blocks out (a name declared further out is not found).
-    static let lookupBlocks = 256
+    /// The outermost blocks, looked at directly; the names of deeper ones are indexed.
+    static let indexedBlocks = 8
+    /// A statement is read for at most this many units (tokens, bracket groups, whole strings).
+    static let maxUnits = 4096
+    /// Type paths are at most this many components: the constants of a type nested deeper are
+    /// `.overLimit` (no path of unbounded length is kept or compared).
+    static let maxTypePath = 32
+    static let nestedStatement = "a statement that starts inside another one (no separator between them)"
+    static let typeTooDeep = "a constant of a type nested more than \(maxTypePath) deep"
 
     init(src: TokenizedSource, swift: Bool) {
         self.src = src
         self.swift = swift
         parser = ExpressionParser(src: src, swift: swift)
+        walked = Array(repeating: false, count: src.tokens.count)
+        work.tokens = src.tokens.count
     }
 
-    static func extract(_ src: TokenizedSource, swift: Bool) -> ScannedSource {
+    static func extract(_ src: TokenizedSource, swift: Bool) -> (ScannedSource, ScanWork) {
         var extractor = SiteExtractor(src: src, swift: swift)
         extractor.run()
-        return extractor.result
+        return (extractor.result, extractor.work)
+    }
+
+    /// The expression written in `lo..<hi` (`.overLimit(limit)` when a bound said not to read it).
+    mutating func read(_ lo: Int, _ hi: Int, limit: String? = nil) -> StringExpression {
+        if let limit { return .overLimit(limit) }
+        work.parsedTokens += min(max(0, hi - lo), ExpressionParser.maxTokens + 1)
+        work.parses += 1
+        return parser.parse(lo, hi)
+    }
+
+    mutating func read(_ extent: Extent) -> StringExpression {
+        read(extent.lo, extent.end, limit: extent.limit)
     }
 
     var typePath: [String] { blocks.last?.typePath ?? [] }
@@ -107,13 +171,18 @@ struct SiteExtractor {
                 case UInt8(ascii: "{"):
                     openBlock(i)
                     open.append(i)
+                    methodStart = -1
                 case UInt8(ascii: "("), UInt8(ascii: "["):
                     open.append(i)
                 case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                     closeBracket(i)
+                    if t.byte == UInt8(ascii: "}") { methodStart = -1 }
                 case UInt8(ascii: ";"):
                     pendingParams = nil
                     pendingGetter = nil
+                    methodStart = -1
+                case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                    if !swift, src.isPunct(i + 1, UInt8(ascii: "(")), i == 0 || src.tokens[i - 1].line < t.line { methodStart = i }
                 default:
                     break
                 }
@@ -135,7 +204,12 @@ struct SiteExtractor {
 
     private mutating func closeBracket(_ i: Int) {
         let opener = Int(src.tokens[i].partner)
-        guard opener >= 0, let k = open.lastIndex(of: opener), k >= open.count - 8 else { return }
+        guard opener >= 0 else { return }
+        // Only the innermost 8 brackets are looked at (brackets pair within 8 levels).
+        var k = open.count - 1
+        let floor = max(0, open.count - 8)
+        while k >= floor, open[k] != opener { k -= 1 }
+        guard k >= floor else { return }
         open.removeSubrange(k...)
         if src.tokens[i].byte == UInt8(ascii: "}") {
             while let last = blocks.last, last.close >= 0, last.close <= i {
@@ -147,10 +221,12 @@ struct SiteExtractor {
     private mutating func openBlock(_ i: Int) {
         let close = Int(src.tokens[i].partner)
         var block = Block(kind: .other, typePath: typePath, openLine: Int(src.tokens[i].line), open: i, close: close)
+        block.typeTooDeep = blocks.last?.typeTooDeep ?? false
         if let type = pendingType {
             block.kind = .type
             block.typePath = type.path
             block.stringEnum = type.stringEnum
+            block.typeTooDeep = type.tooDeep
         } else if let getter = pendingGetter {
             block.kind = .getter
             block.getterPath = getter
@@ -170,11 +246,26 @@ struct SiteExtractor {
         pendingGetter = nil
         pendingParams = nil
         if block.kind == .function { functionBlocks += 1 }
+        let depth = blocks.count
+        if block.kind == .type { typeDepths.append(depth) }
+        if block.kind != .other { namedDepths.append(depth) }
+        if depth >= Self.indexedBlocks {
+            for name in block.params { Self.push(depth, for: name, in: &localDepths) }
+        }
         blocks.append(block)
     }
 
     private mutating func popBlock(closeLine: Int) {
         let block = blocks.removeLast()
+        let depth = blocks.count
+        if depth >= Self.indexedBlocks {
+            for name in block.locals.keys where !block.params.contains(name) { Self.pop(depth, for: name, in: &localDepths) }
+            for name in block.params { Self.pop(depth, for: name, in: &localDepths) }
+            for name in block.queries.keys { Self.pop(depth, for: name, in: &queryDepths) }
+            for name in block.locksmithRequests { Self.pop(depth, for: name, in: &requestDepths) }
+        }
+        if typeDepths.last == depth { typeDepths.removeLast() }
+        if namedDepths.last == depth { namedDepths.removeLast() }
         if block.kind == .function { functionBlocks -= 1 }
         let scope = block.openLine...max(block.openLine, closeLine)
         for d in block.scoped { result.definitions[d].scope = scope }
@@ -183,35 +274,45 @@ struct SiteExtractor {
         }
     }
 
-    /// Where the expression starting at `lo` ends: at `;`, an unmatched closer, a line break
-    /// that does not continue the expression (Swift), the end of a `#define`, and on request at
-    /// a top-level `,`, `{`, `=` or `else` (conditions of `guard let`). At most 4,096 units are
-    /// read (a longer expression ends there).
-    func statementEnd(_ lo: Int, conditional: Bool, stopAtComma: Bool = false, stopAtBrace: Bool = false,
-                      stopAtEquals: Bool = false) -> Int {
+    /// Where the expression starting at `lo` ends: at `;`, an unmatched closer, the end of the
+    /// interpolation it is written in, a line break that does not continue the expression
+    /// (Swift), the end of a `#define`, and on request at a top-level `,`, `{`, `=` or `else`
+    /// (conditions of `guard let`). At most `maxUnits` units are read: a longer expression is not
+    /// read at all (`limit`), as a part of it could give a wrong value. A statement that starts at
+    /// a token an earlier walk passed at the same level, or runs into one, is inside a statement
+    /// already read: not read again (`limit`), so the walks of a file take linear time.
+    mutating func statementEnd(_ lo: Int, conditional: Bool, stopAtComma: Bool = false, stopAtBrace: Bool = false,
+                               stopAtEquals: Bool = false) -> Extent {
         var k = lo
         var previous = -1
-        var steps = 0
+        var units = 0
         let n = src.tokens.count
-        while k < n, steps < 4096 {
+        if k < n, walked[k] { return Extent(lo: lo, end: lo, limit: Self.nestedStatement) }
+        while k < n {
             let t = src.tokens[k]
             if t.kind == .punct {
                 switch t.byte {
-                case UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return k
-                case UInt8(ascii: ","): if stopAtComma || conditional { return k }
-                case UInt8(ascii: "{"): if conditional || stopAtBrace { return k }
-                case UInt8(ascii: "="): if stopAtEquals { return k }
+                case UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return Extent(lo: lo, end: k)
+                case UInt8(ascii: ","): if stopAtComma || conditional { return Extent(lo: lo, end: k) }
+                case UInt8(ascii: "{"): if conditional || stopAtBrace { return Extent(lo: lo, end: k) }
+                case UInt8(ascii: "="): if stopAtEquals { return Extent(lo: lo, end: k) }
                 default: break
                 }
             }
-            if t.kind == .defineEnd || (conditional && src.isWord(k, "else")) { return k }
-            if swift, previous >= 0, t.line > src.tokens[previous].line, !continues(previous, k) { return k }
+            if t.kind == .defineEnd || (conditional && src.isWord(k, "else")) { return Extent(lo: lo, end: k) }
+            // A middle or last segment met on its own closes the interpolation the walk started in.
+            if t.kind == .string, t.segment == .middle || t.segment == .tail { return Extent(lo: lo, end: k) }
+            if swift, previous >= 0, t.line > src.tokens[previous].line, !continues(previous, k) { return Extent(lo: lo, end: k) }
+            if walked[k] { return Extent(lo: lo, end: k, limit: Self.nestedStatement) }
+            if units == Self.maxUnits { return Extent(lo: lo, end: k, limit: ExpressionParser.tooLong) }
+            walked[k] = true
             let next = parser.skip(k)
             previous = next - 1
             k = next
-            steps += 1
+            units += 1
+            work.walkedUnits += 1
         }
-        return k
+        return Extent(lo: lo, end: k)
     }
 
     /// A Swift expression goes on across a line break when the break follows or precedes an
@@ -229,5 +330,73 @@ struct SiteExtractor {
         }
         if src.isPunct(previous, UInt8(ascii: ",")) || src.isPunct(previous, UInt8(ascii: ":")) { return true }
         return joins(previous) || joins(k)
+    }
+}
+
+/// Keeping the name indexes of the open blocks (`localDepths`, ...) with the blocks themselves.
+extension SiteExtractor {
+    static func push(_ depth: Int, for name: String, in index: inout [String: [Int]]) {
+        if index[name]?.last != depth { index[name, default: []].append(depth) }
+    }
+
+    static func pop(_ depth: Int, for name: String, in index: inout [String: [Int]]) {
+        guard index[name]?.last == depth else { return }
+        index[name]!.removeLast()
+        if index[name]!.isEmpty { index[name] = nil }
+    }
+
+    /// The lowest block index a lookup from here reaches: not past the innermost type block.
+    /// (Every other open block is looked through, however deep: a parameter or local further
+    /// out than some fixed number of blocks would otherwise be taken for a same-named constant.)
+    func lookupFloor() -> Int {
+        typeDepths.last ?? 0
+    }
+
+    /// What a block may declare a name as.
+    enum Declared { case local, query, request }
+
+    /// The innermost block, within reach, that declares `name` as `what`: the deep blocks through
+    /// their index, then the outermost ones one by one.
+    func innermost(_ name: String, _ what: Declared) -> Int? {
+        let floor = lookupFloor()
+        let index: [String: [Int]]
+        switch what {
+        case .local: index = localDepths
+        case .query: index = queryDepths
+        case .request: index = requestDepths
+        }
+        if let depth = index[name]?.last, depth >= floor { return depth }
+        var b = min(blocks.count, Self.indexedBlocks) - 1
+        while b >= floor {
+            let block = blocks[b]
+            switch what {
+            case .local: if block.locals[name] != nil || block.params.contains(name) { return b }
+            case .query: if block.queries[name] != nil { return b }
+            case .request: if block.locksmithRequests.contains(name) { return b }
+            }
+            b -= 1
+        }
+        return nil
+    }
+
+    /// Marks `name` as a local of the innermost block (a constant or a variable).
+    mutating func declareLocal(_ name: String, constant: Bool) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].locals[name] = constant
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &localDepths) }
+    }
+
+    /// Records that the local `name` of the innermost block holds a query dictionary.
+    mutating func declareQuery(_ name: String, _ state: QueryState) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].queries[name] = state
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &queryDepths) }
+    }
+
+    /// Records that the local `name` of the innermost block holds a `LocksmithRequest`.
+    mutating func declareRequest(_ name: String) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].locksmithRequests.insert(name)
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &requestDepths) }
     }
 }

@@ -5,8 +5,12 @@
 /// resolved (`static let a = "\(b).x"` finds its own type's `b` first), then among all of the
 /// unit's file-level and member definitions whose path ends with the name's components. Several
 /// candidates with different values, or any unknown, make the result unknown. Bounded: 16 levels
-/// of references, cycles are unknown, values longer than 1,024 bytes are unknown, and one call
-/// does at most `stepBudget` lookups.
+/// of references, cycles are unknown, values longer than 1,024 bytes are unknown, and one value
+/// takes at most `stepBudget` lookups (counted as if nothing were memoised, so the bound and the
+/// result do not depend on what was resolved before).
+///
+/// The definitions are indexed by name and scope once (`DefinitionIndex`); a `StringResolution`
+/// resolves each definition and each list of candidates once and keeps the result.
 public struct StringResolver: Sendable {
     struct Entry: Sendable {
         var definition: StringDefinition
@@ -19,86 +23,182 @@ public struct StringResolver: Sendable {
     static let maxNesting = 64
     static let maxValueBytes = 1024
     static let stepBudget = 4096
+    /// How many steps of a resolution are kept (messages show the first three): a site's result
+    /// stays small however many definitions it went through.
+    public static let maxKeptSteps = 16
+    /// The work one run may spend resolving the code of all its units (index building, lookups,
+    /// resolution steps, memo hits): about a second on this machine. Real projects use a tiny
+    /// fraction of it; past it every value is unknown and the run says so.
+    public static let runBudget = 8_000_000
 
     let entries: [Entry]
-    /// Unit-wide definitions by their last path component.
-    let byName: [String: [Int]]
-    /// Local definitions by file, then by name.
-    let locals: [String: [String: [Int]]]
+    let index: DefinitionIndex
     let infoPlist: [String: String]
 
     /// `files`: each scanned file of the unit with its path as shown in messages;
     /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings.
     public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String]) {
         var entries: [Entry] = []
-        var byName: [String: [Int]] = [:]
-        var locals: [String: [String: [Int]]] = [:]
         for (path, source) in files {
-            for definition in source.definitions {
-                guard let name = definition.path.last else { continue }
+            for definition in source.definitions where !definition.path.isEmpty {
                 entries.append(Entry(definition: definition, file: path))
-                if definition.scope == nil {
-                    byName[name, default: []].append(entries.count - 1)
-                } else {
-                    locals[path, default: [:]][name, default: []].append(entries.count - 1)
-                }
             }
         }
         self.entries = entries
-        self.byName = byName
-        self.locals = locals
+        index = DefinitionIndex(entries)
         self.infoPlist = infoPlist
     }
 
-    /// Resolves `expression`, written at `line` of the file `path`. Bounded: a fixed depth of
-    /// references, cycles are unknown, and a value longer than a fixed size is unknown.
+    /// The work building the index took (entries and names indexed).
+    public var buildWork: Int { index.buildWork + entries.count }
+
+    /// Resolves `expression`, written at `line` of the file `path`, on its own (nothing memoised
+    /// across calls: use a `StringResolution` for the sites of a unit).
     public func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
+        var resolution = StringResolution(self)
+        return resolution.resolve(expression, in: path, line: line)
+    }
+}
+
+/// What one resolution gives: the value or why it is unknown, and what it cost as the unresolved
+/// recursion counts it (`cost` steps, references down to `reach` levels below), so that a memoised
+/// result is used only where computing it again would give the same.
+struct Outcome {
+    var value: String?
+    var unknown: String?
+    var usesInfoPlist = false
+    var steps: [String] = []
+    /// The bound that made it unknown (a step budget, the depth, a size cap), for the run's notice.
+    var limit: String?
+    /// Set on a list of candidates that disagree: rendered with the name as written where used.
+    var ambiguous: Int?
+
+    static func unknown(_ why: String) -> Outcome { Outcome(value: nil, unknown: why) }
+    static func limited(_ why: String) -> Outcome { Outcome(value: nil, unknown: why, limit: why) }
+}
+
+/// Resolves the sites of one unit with one memo: each definition and each list of candidates is
+/// resolved once and reused wherever reusing it gives what resolving again would (same bounds
+/// met, no cycle through what is being resolved). Its work (steps, memo hits, lookups) is counted
+/// in `work` and bounded by `allowance`: past it every value is unknown, with that as its limit.
+public struct StringResolution {
+    public let resolver: StringResolver
+    /// The work this resolution may do: its share of the run's budget.
+    public let allowance: Int
+    /// The work done so far.
+    public private(set) var work = 0
+    /// True once `allowance` was used up: the values resolved after are unknown.
+    public private(set) var isExhausted = false
+    /// Lists resolved to an outcome that does not depend on where they were reached from, with
+    /// the steps and levels of references that took.
+    private var memo: [ListKey: Memo] = [:]
+    /// Lists that ran out of steps when reached with this many steps already taken (so reaching
+    /// them with as many or more runs out again), with what that gave.
+    private var outOfSteps: [ListKey: (from: Int, outcome: Outcome)] = [:]
+    /// The tables made for the names looked up (each numbered), and for each file and name with
+    /// local definitions their scopes.
+    private var tables: [String: (id: Int, table: NameTable)] = [:]
+    private var scopes: [ScopeKey: ScopeTable] = [:]
+
+    /// Where a list of candidates comes from: the memo is keyed by it.
+    enum ListKey: Hashable {
+        case entry(Int)
+        case exact(table: Int, node: Int)
+        case suffix(table: Int, node: Int)
+    }
+
+    struct ScopeKey: Hashable {
+        var file: String
+        var name: String
+    }
+
+    struct Memo {
+        var outcome: Outcome
+        var cost: Int
+        var reach: Int
+    }
+
+    /// The state of resolving one value.
+    struct State {
+        var steps = 0
+        var visiting = Set<Int>()
+        /// The deepest reference level entered.
+        var deepest = 0
+        /// Incremented whenever a result came from where it was reached (a depth or step bound,
+        /// a cycle through a definition being resolved), so that it is not memoised.
+        var contextual = 0
+        /// As `contextual`, for the step budget alone.
+        var outOfSteps = 0
+    }
+
+    public init(_ resolver: StringResolver, allowance: Int = Int.max) {
+        self.resolver = resolver
+        self.allowance = allowance
+    }
+
+    public static let exhausted = "the run's budget for resolving code is used up"
+    static let tooLong = "a value longer than \(StringResolver.maxValueBytes) bytes"
+
+    /// Resolves `expression`, written at `line` of the file `path`.
+    public mutating func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
         var state = State()
         let outcome = resolve(expression, file: path, line: line, context: [], depth: 0, state: &state)
         var isLiteral = false
         if case .literal = expression { isLiteral = true }
         return ResolvedString(value: outcome.value, unknown: outcome.value == nil ? (outcome.unknown ?? "unknown") : nil,
                               usesInfoPlist: outcome.usesInfoPlist, isLiteralAtSite: isLiteral && outcome.value != nil,
-                              steps: outcome.steps)
+                              steps: outcome.steps, limit: outcome.value == nil ? outcome.limit : nil)
     }
 
-    struct State {
-        var steps = 0
-        var visiting = Set<Int>()
+    /// Counts `n` units of work; false once the allowance is used up.
+    private mutating func charge(_ n: Int = 1) -> Bool {
+        work += n
+        if work > allowance { isExhausted = true }
+        return !isExhausted
     }
 
-    struct Outcome {
-        var value: String?
-        var unknown: String?
-        var usesInfoPlist = false
-        var steps: [String] = []
-
-        static func unknown(_ why: String) -> Outcome { Outcome(value: nil, unknown: why) }
-    }
-
-    private func resolve(_ expression: StringExpression, file: String, line: Int, context: [String], depth: Int,
-                         nesting: Int = 0, state: inout State) -> Outcome {
+    private mutating func resolve(_ expression: StringExpression, file: String, line: Int, context: ArraySlice<String>, depth: Int,
+                                  nesting: Int = 0, state: inout State) -> Outcome {
         state.steps += 1
-        guard state.steps <= StringResolver.stepBudget else { return .unknown("too many steps to resolve") }
-        guard nesting <= StringResolver.maxNesting else { return .unknown("an expression nested more than \(StringResolver.maxNesting) deep") }
+        guard charge() else {
+            state.contextual += 1
+            return .limited(Self.exhausted)
+        }
+        guard state.steps <= StringResolver.stepBudget else {
+            state.contextual += 1
+            state.outOfSteps += 1
+            return .limited("too many steps to resolve")
+        }
+        guard nesting <= StringResolver.maxNesting else {
+            return .limited("an expression nested more than \(StringResolver.maxNesting) deep")
+        }
+        let tooLong = Self.tooLong
         switch expression {
         case .literal(let text):
-            return text.utf8.count > StringResolver.maxValueBytes ? .unknown("a value longer than \(StringResolver.maxValueBytes) bytes") : Outcome(value: text)
+            return text.utf8.count > StringResolver.maxValueBytes ? .limited(tooLong) : Outcome(value: text)
         case .unknown(let why):
             return .unknown(why)
+        case .overLimit(let why):
+            return .limited(why)
         case .infoPlist(let key):
-            guard let value = infoPlist[key] else { return .unknown("Info.plist has no entry \(key)") }
-            guard value.utf8.count <= StringResolver.maxValueBytes else { return .unknown("a value longer than \(StringResolver.maxValueBytes) bytes") }
+            guard let value = resolver.infoPlist[key] else { return .unknown("Info.plist has no entry \(key)") }
+            guard value.utf8.count <= StringResolver.maxValueBytes else { return .limited(tooLong) }
             return Outcome(value: value, unknown: nil, usesInfoPlist: true, steps: ["Info.plist \(key)"])
         case .concatenation(let parts):
             var out = Outcome(value: "")
+            var bytes = 0
             for (n, part) in parts.enumerated() {
                 let r = resolve(part, file: file, line: line, context: context, depth: depth, nesting: nesting + 1, state: &state)
-                guard let piece = r.value else { return .unknown("part \(n + 1) is unknown: \(r.unknown ?? "unknown")") }
+                guard let piece = r.value else {
+                    var unknown = Outcome.unknown("part \(n + 1) is unknown: \(r.unknown ?? "unknown")")
+                    unknown.limit = r.limit
+                    return unknown
+                }
+                bytes += piece.utf8.count
+                if bytes > StringResolver.maxValueBytes { return .limited(tooLong) }
                 out.value! += piece
                 out.usesInfoPlist = out.usesInfoPlist || r.usesInfoPlist
-                out.steps += r.steps
-                if out.value!.utf8.count > StringResolver.maxValueBytes { return .unknown("a value longer than \(StringResolver.maxValueBytes) bytes") }
+                out.steps += r.steps.prefix(StringResolver.maxKeptSteps - out.steps.count)
             }
             return out
         case .reference(let names):
@@ -106,46 +206,126 @@ public struct StringResolver: Sendable {
         }
     }
 
-    private func candidates(_ names: [String], file: String, line: Int, context: [String]) -> [Int] {
-        guard let last = names.last else { return [] }
-        if names.count == 1, let list = locals[file]?[last] {
-            let visible = list.filter { entries[$0].definition.scope?.contains(line) == true }
-            if let innermost = visible.min(by: { entries[$0].definition.scope!.count < entries[$1].definition.scope!.count }) {
-                return [innermost]
-            }
+    private mutating func reference(_ names: [String], file: String, line: Int, context: ArraySlice<String>, depth: Int,
+                                    state: inout State) -> Outcome {
+        let shown = names.joined(separator: ".")
+        guard depth < StringResolver.maxDepth else {
+            state.contextual += 1
+            return .limited("references nested more than \(StringResolver.maxDepth) deep")
         }
-        let all = byName[last] ?? []
-        var prefix = context.count
-        while prefix > 0 {
-            let full = Array(context[0..<prefix]) + names
-            let exact = all.filter { entries[$0].definition.path == full }
-            if !exact.isEmpty { return exact }
-            prefix -= 1
+        state.deepest = max(state.deepest, depth)
+        var lookups = 0
+        let found = candidates(names, file: file, line: line, context: context, work: &lookups)
+        guard charge(lookups) else {
+            state.contextual += 1
+            return .limited(Self.exhausted)
         }
-        return all.filter { entries[$0].definition.path.count >= names.count && Array(entries[$0].definition.path.suffix(names.count)) == names }
+        guard let (key, list) = found else { return .unknown("no definition of \(shown) found") }
+        if let memo = memo[key], depth + memo.reach < StringResolver.maxDepth, state.steps + memo.cost <= StringResolver.stepBudget {
+            state.steps += memo.cost
+            state.deepest = max(state.deepest, depth + memo.reach)
+            return rendered(memo.outcome, shown)
+        }
+        if let known = outOfSteps[key], state.steps >= known.from {
+            state.steps = StringResolver.stepBudget + 1
+            state.contextual += 1
+            state.outOfSteps += 1
+            return rendered(known.outcome, shown)
+        }
+        let (startSteps, startDeepest, startContextual, startOutOfSteps) = (state.steps, state.deepest, state.contextual, state.outOfSteps)
+        state.deepest = depth
+        let outcome = candidates(list, shown: shown, depth: depth, state: &state)
+        let reach = state.deepest - depth
+        state.deepest = max(startDeepest, state.deepest)
+        if state.contextual == startContextual {
+            memo[key] = Memo(outcome: outcome, cost: state.steps - startSteps, reach: reach)
+        } else if state.outOfSteps - startOutOfSteps == state.contextual - startContextual {
+            // Only the step budget was met: from as many steps or more, it is met again.
+            if startSteps < outOfSteps[key]?.from ?? Int.max { outOfSteps[key] = (startSteps, outcome) }
+        }
+        return rendered(outcome, shown)
     }
 
-    private func reference(_ names: [String], file: String, line: Int, context: [String], depth: Int, state: inout State) -> Outcome {
-        let shown = names.joined(separator: ".")
-        guard depth < StringResolver.maxDepth else { return .unknown("references nested more than \(StringResolver.maxDepth) deep") }
-        let found = candidates(names, file: file, line: line, context: context)
-        guard !found.isEmpty else { return .unknown("no definition of \(shown) found") }
+    /// The candidates of `names` written at `line` of `file` inside the definition whose enclosing
+    /// types are `context`: the innermost local constant of that name whose scope holds the line
+    /// (a plain name only); else the unit-wide definitions whose path is exactly a prefix of the
+    /// context followed by `names` (longest prefix first); else those whose path ends with `names`.
+    /// `work` counts the names hashed, and the building of any table made for them.
+    private mutating func candidates(_ names: [String], file: String, line: Int, context: ArraySlice<String>,
+                                     work: inout Int) -> (key: ListKey, list: [Int])? {
+        guard let last = names.last else { return nil }
+        work += DefinitionIndex.weight(last)
+        if names.count == 1, let scoped = resolver.index.locals[file]?[last] {
+            work += DefinitionIndex.weight(file)
+            let key = ScopeKey(file: file, name: last)
+            if scopes[key] == nil {
+                scopes[key] = ScopeTable(scoped)
+                work += 2 * scoped.count
+            }
+            if let local = scopes[key]!.innermost(at: line) { return (.entry(local), [local]) }
+        }
+        guard let list = resolver.index.byName[last] else { return nil }
+        if tables[last] == nil {
+            let table = NameTable(list) { resolver.entries[$0].definition.path }
+            work += table.buildWork
+            tables[last] = (tables.count, table)
+        }
+        let (id, table) = tables[last]!
+        guard let named = table.walk(names.dropLast().reversed(), work: &work) else { return nil }
+        var prefix = context.count
+        while prefix > 0 {
+            if let node = table.walk(context.prefix(prefix).reversed(), from: named, work: &work), !table.exact[node].isEmpty {
+                return keyed(.exact(table: id, node: node), table.exact[node])
+            }
+            prefix -= 1
+        }
+        return keyed(.suffix(table: id, node: named), table.suffix[named])
+    }
+
+    private func keyed(_ key: ListKey, _ list: [Int]) -> (key: ListKey, list: [Int])? {
+        if list.isEmpty { return nil }
+        return list.count == 1 ? (.entry(list[0]), list) : (key, list)
+    }
+
+    /// Resolves each candidate of a list; one result, or the values all agree, or unknown.
+    private mutating func candidates(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
         var results: [Outcome] = []
-        for index in found {
-            guard !state.visiting.contains(index) else { return .unknown("\(shown) is defined in terms of itself") }
-            let entry = entries[index]
+        for index in list {
+            guard !state.visiting.contains(index) else {
+                state.contextual += 1
+                return .unknown("\(shown) is defined in terms of itself")
+            }
+            let entry = resolver.entries[index]
             state.visiting.insert(index)
             var r = resolve(entry.definition.value, file: entry.file, line: entry.definition.line,
-                            context: Array(entry.definition.path.dropLast()), depth: depth + 1, state: &state)
+                            context: entry.definition.path.dropLast(), depth: depth + 1, state: &state)
             state.visiting.remove(index)
             r.steps.insert("\(entry.definition.path.joined(separator: ".")) (\(entry.file):\(entry.definition.line))", at: 0)
+            if r.steps.count > StringResolver.maxKeptSteps { r.steps.removeLast() }
             results.append(r)
+            // Past the step budget every later candidate is unknown too: the list is ambiguous.
+            if state.steps > StringResolver.stepBudget || isExhausted, results.count < list.count {
+                var out = Outcome()
+                out.ambiguous = list.count
+                out.limit = isExhausted ? Self.exhausted : "too many steps to resolve"
+                return out
+            }
         }
         if results.count == 1 { return results[0] }
         let values = Set(results.compactMap(\.value))
         guard values.count == 1, results.allSatisfy({ $0.value != nil }) else {
-            return .unknown("ambiguous: \(results.count) definitions of \(shown)")
+            var out = Outcome()
+            out.ambiguous = results.count
+            out.limit = results.lazy.compactMap(\.limit).first
+            return out
         }
         return results[0]
+    }
+
+    private func rendered(_ outcome: Outcome, _ shown: String) -> Outcome {
+        guard let count = outcome.ambiguous else { return outcome }
+        var out = Outcome.unknown("ambiguous: \(count) definitions of \(shown)")
+        out.limit = outcome.limit
+        return out
     }
 }

@@ -27,6 +27,28 @@ final class KeychainCodeCLITests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("AppOne/AppOneApp.swift"), "AppOne's code is right: \(r.stdout)")
     }
 
+    /// A group passed in code as an expression past the scanner's size bound (a real group
+    /// followed by 5,000 empty strings and a suffix) is not cut short and checked as the real
+    /// group: it is unknown, no finding rests on it, and the run says so once, naming the place.
+    func testAGroupPastTheScannersBoundIsNotCheckedAndTheRunSaysSo() throws {
+        let dir = try suite()
+        let file = dir.appendingPathComponent("AppTwo/AppTwoApp.swift")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        text += "\nfunc longGroup() {\n    _ = [kSecAttrAccessGroup as String: \"ABCDE12345.com.example.shared\""
+            + String(repeating: " + \"\"", count: 5_000) + " + \".other\"]\n}\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint", "."], in: dir)
+        XCTAssertEqual(r.status, 1, r.stdout)
+        XCTAssertFalse(r.stdout.contains("AppTwo/AppTwoApp.swift:\(line + 1)"), r.stdout)
+        let notices = r.stderr.split(separator: "\n").filter { $0.contains("entitlint: notice: an access group passed in code is not checked") }
+        XCTAssertEqual(notices.count, 1, r.stderr)
+        XCTAssertTrue(notices.first?.hasSuffix("an expression longer than 4096 tokens, so it was left unresolved rather than guessed (named at AppTwo/AppTwoApp.swift:\(line + 1))") == true, r.stderr)
+        let json = try CLI.run(["lint", ".", "--format", "json"], in: dir)
+        XCTAssertTrue(json.stdout.contains("\"line\" : \(line + 1)"), json.stdout)
+        XCTAssertTrue(json.stdout.contains("an access group passed in code is not checked"), json.stdout)
+    }
+
     /// A hook run names changed files: a source file brings in the targets that compile it, and
     /// only their code is read.
     func testANamedSourceFileSelectsTheTargetsThatCompileIt() throws {

@@ -21,8 +21,11 @@ final class HostileSourceTests: XCTestCase {
         let scanned = scan("let deep = \(value)" + site)
         XCTAssertEqual(scanned.groups.map(\.value), [.literal("ABCDE12345.after")])
         XCTAssertEqual(scanned.definitions.first?.path, ["deep"])
-        // A few levels are read; deeper ones are unknown.
-        XCTAssertEqual(scanned.definitions.first?.value, .unknown("an expression nested too deeply"))
+        // 200,000 tokens: past the size bound, not read at all.
+        XCTAssertEqual(scanned.definitions.first?.value, .overLimit("an expression longer than 4096 tokens"))
+        // Within the size bound, a few levels are read; deeper ones are unknown.
+        let thousand = String(repeating: "\"\\(", count: 1000) + "x" + String(repeating: ")\"", count: 1000)
+        XCTAssertEqual(scan("let deep = \(thousand)").definitions.first?.value, .overLimit("an expression nested too deeply"))
         let unterminated = scan(String(repeating: "\"\\(", count: depth))
         XCTAssertEqual(unterminated.groups.count, 0)
     }
@@ -64,11 +67,10 @@ final class HostileSourceTests: XCTestCase {
         // 20,000 keys in one literal: each value stops at its comma.
         let many = "let q = [" + String(repeating: "kSecAttrAccessGroup as String: \"g\", ", count: 20_000) + "]"
         XCTAssertEqual(scan(many).groups.count, 20_000)
-        // A value that never ends is read for 4,096 units at most, then unknown.
+        // A value that never ends is walked for 4,096 units at most, then not read: unknown at
+        // that bound (its first 4,096 units alone would be a wrong value).
         let endless = "let q = [kSecAttrAccessGroup as String: a" + String(repeating: " + a", count: 100_000) + "]"
         let groups = scan(endless).groups
-        XCTAssertEqual(groups.count, 1)
-        guard case .concatenation(let parts)? = groups.first?.value else { return XCTFail("not a concatenation") }
-        XCTAssertLessThanOrEqual(parts.count, 4096)
+        XCTAssertEqual(groups.map(\.value), [.overLimit("an expression longer than 4096 tokens")])
     }
 }
