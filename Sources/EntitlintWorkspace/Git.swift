@@ -98,11 +98,9 @@ public struct GitRepository: Sendable {
         var out: [String] = []
         for entry in GitOutput.lsFilesStage(index.stdout) where accept(entry.path) {
             guard let now = Self.workTreeBlob(absolute(entry.path), maxBytes: maxBytes, format: format) else { continue }
-            guard let old = before[entry.path], old.isSymlink == now.isSymlink, !old.mode.hasPrefix("160"),
-                  let id = now.oid, id == old.oid else {
-                out.append(entry.path)
-                continue
-            }
+            let old = before[entry.path]
+            let same = old.map { $0.isSymlink == now.isSymlink && !$0.mode.hasPrefix("160") && now.oid == $0.oid } ?? false
+            if !same { out.append(entry.path) }
         }
         return out.sorted()
     }
@@ -167,21 +165,6 @@ public struct GitRepository: Sendable {
     public enum Blob: Sendable, Hashable {
         case bytes([UInt8], oid: String?)
         case unreadable(String)
-    }
-
-    /// The bytes the blobs read so far may take in all (the run's `max-total-bytes`), shared by
-    /// every read of one run. Each name read is charged its size, before it is read.
-    public final class ReadBudget: @unchecked Sendable {
-        private let lock = NSLock()
-        private var remaining: Int
-        public init(bytes: Int) { remaining = max(0, bytes) }
-        func take(_ n: Int) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            guard n <= remaining else { return false }
-            remaining -= n
-            return true
-        }
     }
 
     /// The blobs named the way `git cat-file` names them: `:path` (the index), `REV:path` (a

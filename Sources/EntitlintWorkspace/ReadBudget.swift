@@ -2,17 +2,18 @@ import Foundation
 public import EntitlintCore
 public import PropertyList
 
-/// Bytes a run may still read (`max-total-bytes`), shared by the parsing threads.
-final class ReadBudget: @unchecked Sendable {
+/// Bytes a run may still read (`max-total-bytes`), shared by the parsing threads and by the
+/// reads from git (`GitRepository.blobs`).
+public final class ReadBudget: @unchecked Sendable {
     let limit: Int
     private let lock = NSLock()
     private var used = 0
     private(set) var refused = false
 
-    init(limit: Int) { self.limit = limit }
+    public init(limit: Int) { self.limit = limit }
 
     /// Takes `size` bytes from the budget; false (and nothing taken) when that would pass it.
-    func take(_ size: Int) -> Bool {
+    public func take(_ size: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard size <= limit - used else { refused = true; return false }

@@ -22,11 +22,6 @@ public enum RevisionReference {
         public var findings: [Finding]
     }
 
-    public static func lock(at revision: String, repository: GitRepository, options: LintOptions,
-                            knownRules: Set<String>) throws(UsageError) -> LockFile {
-        try reference(at: revision, repository: repository, options: options, knownRules: knownRules).lock
-    }
-
     public static func reference(at revision: String, repository: GitRepository, options: LintOptions,
                                  knownRules: Set<String>) throws(UsageError) -> Reference {
         let commit: String

@@ -41,7 +41,7 @@ public final class VirtualFiles: @unchecked Sendable {
     public static func git(_ repository: GitRepository, revision: String?, paths: [String], exclusive: Bool,
                            maxBytes: Int, maxTotalBytes: Int) -> VirtualFiles {
         let prefix = (revision ?? "") + ":"
-        let budget = GitRepository.ReadBudget(bytes: maxTotalBytes)
+        let budget = ReadBudget(limit: maxTotalBytes)
         return VirtualFiles(paths: paths.map(repository.absolute), exclusive: exclusive) { wanted in
             var names: [String: String] = [:]
             for abs in wanted {

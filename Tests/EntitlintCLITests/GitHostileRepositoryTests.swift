@@ -175,7 +175,7 @@ final class GitHostileRepositoryTests: XCTestCase {
 
         let top = try GitRepository.open(at: repo.path)
         let names = (0..<12).map { ":Many/A\($0).entitlements" }
-        let budget = GitRepository.ReadBudget(bytes: body.utf8.count)
+        let budget = ReadBudget(limit: body.utf8.count)
         let blobs = try top.blobs(names, maxBytes: 1 << 20, budget: budget)
         XCTAssertEqual(Set(blobs.values).count, 1, "one blob for every name")
         guard case .bytes(let b, let oid)? = blobs[names[0]] else { return XCTFail("\(String(describing: blobs[names[0]]))") }
