@@ -52,6 +52,11 @@ public struct Finding: Sendable, Hashable, Codable, Comparable {
     public var unit: String?
     /// Where in the plist: `keychain-access-groups[2]`, stable across edits (for baselines).
     public var keyPath: String?
+    /// One sentence on how to fix it, when the message does not already end with one.
+    public var help: String?
+    /// Where the facts the finding reasons about came from, and what was assumed: read by a
+    /// reviewer deciding whether to believe it. Never changes what the finding claims.
+    public var notes: [String] = []
 
     public init(rule: String, severity: Severity, message: String, path: String, line: Int = 0, column: Int = 0,
                 unit: String? = nil, keyPath: String? = nil) {
