@@ -14,7 +14,7 @@ let package = Package(
     products: [
         .executable(name: "entitlint", targets: ["entitlint"]),
         .library(name: "EntitlintKit", targets: ["PropertyList", "Provisioning", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters",
-                                                 "XcodeProject", "Artifacts", "SourceCode"]),
+                                                 "XcodeProject", "Artifacts", "SourceCode", "EntitlintKit"]),
         .plugin(name: "EntitlintPlugin", targets: ["EntitlintPlugin"]),
     ],
     dependencies: [
@@ -58,10 +58,13 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
         ]),
         .target(name: "Reporters", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList"]),
+        // One whole lint run (a request in, an outcome out): what the command line, the plugin and
+        // the tests call, so none of them wires configuration, baselines or limits by hand.
+        .target(name: "EntitlintKit", dependencies: ["EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts"]),
         .executableTarget(
             name: "entitlint",
             dependencies: [
-                "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts", "PropertyList",
+                "EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "Reporters", "XcodeProject", "Artifacts", "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // On Linux the release binary links the Swift runtime and Foundation statically: loading
@@ -94,8 +97,9 @@ let package = Package(
         .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintWorkspaceTests", dependencies: ["EntitlintWorkspace", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "Reporters"]),
-        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport",
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "EntitlintKitTests", dependencies: ["EntitlintKit", "EntitlintCore"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "TestSupport"]),
         .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport",

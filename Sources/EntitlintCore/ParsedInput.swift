@@ -8,8 +8,12 @@ public enum ParsedInput: Sendable {
     case failed(reason: String, location: SourceLocation)
 }
 
-/// A mistake in how the tool was called (an option, a path): its text is shown as it is.
-public struct UsageError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ d: String) { description = d }
+/// A mistake in how the tool was called (an option, a path, a configuration, a baseline) that ends
+/// the run before any finding, with exit status 2: `lines` are shown one per line on standard
+/// error, each escaped by whoever prints them.
+public struct UsageError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var lines: [String]
+    public var description: String { lines.joined(separator: "\n") }
+    public init(_ d: String) { lines = [d] }
+    public init(lines: [String]) { self.lines = lines }
 }

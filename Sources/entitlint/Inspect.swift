@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintKit
 import Artifacts
 import EntitlintCore
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintKit
 import EntitlintCore
 import EntitlintWorkspace
 import Artifacts
@@ -91,7 +92,7 @@ extension ColorChoice: ExpressibleByArgument {}
 /// One `lint` run.
 struct LintInvocation: Equatable {
     var paths: [String] = []
-    var facts = FactValues()
+    var facts = FactRequest()
     var format = "text"
     var strict = false
     var noColor = false
@@ -102,12 +103,19 @@ struct LintInvocation: Equatable {
     var color = ColorChoice.auto
     var stdinFilename: String?
     /// `--baseline`, `--write-baseline`, `--staged`, `--changed-since`, `--against`.
-    var changes = ChangeValues()
+    var changes = ChangeRequest()
     /// `--select` (nil: not given) and `--ignore` values as given, each comma-separated.
     var select: [String]?
     var ignore: [String] = []
     /// `--statistics`: counts per rule instead of the findings.
     var statistics = false
+
+    /// What the library is asked to do: the same whether the words came through ArgumentParser or
+    /// the fast path.
+    func request() throws -> LintRequest {
+        LintRequest(paths: paths, facts: facts, changes: changes, standardInputName: try standardInputName(),
+                    select: select, ignore: ignore, failOn: failOn, strict: strict)
+    }
 
     func run() throws {
         let plan: ReportPlan
@@ -115,65 +123,32 @@ struct LintInvocation: Equatable {
         if statistics && format != TextReporter.identifier {
             throw CLIError("--statistics prints a text table and cannot be combined with --format \(format); write other formats with --report FORMAT:PATH")
         }
-        let stdinName = try standardInputName()
-        let selection: RuleSelection
-        do {
-            selection = RuleSelection(select: try select.map { try RuleSelection.parse($0, option: "--select", known: RuleRegistry.ids) },
-                                      ignore: try RuleSelection.parse(ignore, option: "--ignore", known: RuleRegistry.ids))
-        } catch { throw CLIError("\(error)") }
-        let allIDs = RuleRegistry.descriptions.map(\.id)
-        var options = try facts.options(paths: stdinName == nil ? paths : [], knownRules: RuleRegistry.ids)
-        try changes.prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
-        options.nestedConfigurations = stdinName == nil && facts.config == nil
-        var result = LintResult(findings: [], files: 0, units: [], profiles: [])
-        var failing = false
-        // Each path is linted with the configuration nearest to it (its rules, lock, profiles and
-        // excludes), as if Entitlint ran in that configuration's folder; so is each folder a walk
-        // meets that holds its own configuration (a group of its own, added as it is met: each is
-        // deeper than the folder that met it, so there are at most as many as configuration files).
-        var groups = stdinName == nil ? try nearestConfigurationGroups(options) : [options]
-        // The preparation's findings are reported once, with the first group's.
-        groups[0].setupFindings = options.setupFindings
-        var nextGroup = 0
-        while nextGroup < groups.count {
-            let group = groups[nextGroup]
-            nextGroup += 1
-            let baselines = try changes.loadBaselines(group)
-            let linter = Linter(rules: RuleRegistry.all, severityOverrides: selection.overrides(configuration: group.configuration, all: allIDs))
-            var part: LintResult
-            do {
-                if let stdinName { part = try linter.lintStandardInput(group, name: stdinName) } else { part = try linter.lint(group) }
-            } catch { throw CLIError(error.description) }
-            if changes.writeBaseline == nil { changes.applyBaseline(baselines, to: &part) }
-            failing = failing || part.findings.contains { $0.severity >= failingLevel(group.configuration) }
-            result.merge(part)
-            for folder in part.nestedConfigurationFolders {
-                groups.append(try configurationGroup(paths: [Paths.display(folder)], configPath: folder + "/" + Configuration.fileName, like: options))
-            }
+        let outcome = try LintRun.run(try request()) { Output.write($0, fd: STDERR_FILENO) }
+        if let recorded = outcome.recordedBaseline {
+            if recorded.destination == .standardOutput { Output.writeBytes(recorded.bytes) }
+            Output.write(recorded.summary, fd: recorded.destination == .standardOutput ? STDERR_FILENO : STDOUT_FILENO)
+            return
         }
-        if try changes.writeBaselineIfAsked(result, baselines: changes.loadBaselines(options)) { return }
+        let result = outcome.result
         let colour = format == TextReporter.identifier && !noColor
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })
-        var full = Report(findings: result.findings, files: result.files, colour: colour,
-                          rules: plan.needsRules ? Report.enabledRules(RuleRegistry.descriptions, settings: selection.overrides(configuration: options.configuration, all: allIDs)) : [],
-                          paths: plan.needsCheckedPaths ? Report.checkedPaths(of: result) : [],
-                          showSummary: !quiet, sourceRoot: plan.usesRepositoryPaths ? SourceRoot.find() : nil)
-        full.notices = result.notices
+        let full = outcome.report(plan: plan, colour: colour, showSummary: !quiet)
         if !quiet && !statistics && !result.notices.isEmpty && (plan.console is TextReporter || plan.console is GitHubReporter) {
             Output.write(Self.noticeLines(result.notices), fd: STDERR_FILENO)
         }
-        let earlier = result.omittedFindings > 0 ? result.findings.last.map { ($0, result.omittedFindings) } : nil
+        let earlier = outcome.earlierOmission
+        let limit = outcome.options.maxOutputBytes
         let (report, text) = statistics
             ? (full, Statistics.render(full, summaries: Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0.summary) })))
-            : Self.fitting(full, limit: options.maxOutputBytes, earlier: earlier) { plan.console.guarded(plan.console.render($0)) }
+            : LintOutcome.fitting(full, limit: limit, earlier: earlier) { plan.console.guarded(plan.console.render($0)) }
         Output.write(text, style: type(of: plan.console).commandGuard, annotations: plan.console is GitHubReporter)
         if plan.uses(GitHubReporter.identifier) { Self.appendStepSummary(report) }
         do {
-            try plan.writeFiles(full, fit: { Self.fitting($0, limit: options.maxOutputBytes, earlier: earlier, render: $1).1 }) { text, reporter in
+            try plan.writeFiles(full, fit: { LintOutcome.fitting($0, limit: limit, earlier: earlier, render: $1).1 }) { text, reporter in
                 Output.write(text, style: type(of: reporter).commandGuard, annotations: reporter is GitHubReporter)
             }
         } catch { throw CLIError(lines: error.messages) }
-        if failing { throw ExitCode(1) }
+        if outcome.failing { throw ExitCode(outcome.exitStatus) }
     }
 
     /// The notices for standard error, one line each (`note: not checked: ...`): not in the
@@ -189,57 +164,6 @@ struct LintInvocation: Equatable {
         }
         return out
     }
-
-    /// The run's paths grouped by the `.entitlint.yml` nearest to each (at or above it), each group
-    /// with the options that configuration gives; one group, `options` itself, when `--config`
-    /// names the configuration or every path has the same nearest one.
-    func nearestConfigurationGroups(_ options: LintOptions) throws -> [LintOptions] {
-        guard facts.config == nil else { return [options] }
-        var order: [String] = []
-        var byConfig: [String: [String]] = [:]
-        for path in options.paths {
-            let folder = options.kind(path) == .directory ? path : Paths.directoryName(path)
-            let key = Configuration.find(from: folder).map { Paths.absolute($0) } ?? ""
-            if byConfig[key] == nil { order.append(key) }
-            byConfig[key, default: []].append(path)
-        }
-        let current = options.configuration?.path.map { Paths.absolute($0) } ?? ""
-        guard order.count > 1 || order.first.map({ $0 != current }) == true else { return [options] }
-        return try order.map { key in
-            try configurationGroup(paths: byConfig[key]!, configPath: key.isEmpty ? nil : key, like: options)
-        }
-    }
-
-    /// The options for linting `paths` with the configuration at `configPath` (none: nil), the
-    /// run's other choices (files from git, the reference lock) as in `options`.
-    func configurationGroup(paths: [String], configPath: String?, like options: LintOptions) throws -> LintOptions {
-        var group = try facts.options(paths: paths, nearest: configPath.map { Paths.display($0) }, knownRules: RuleRegistry.ids)
-        if configPath == nil { group.configuration = nil }
-        group.virtualFiles = options.virtualFiles
-        group.lock = options.lock
-        group.nestedConfigurations = options.nestedConfigurations
-        return group
-    }
-
-    /// `report` rendered, with findings left out (halving their number) until the text fits in
-    /// `limit` bytes (`--max-output-bytes`); the last finding then says how many were left out,
-    /// with the highest severity among them, so the exit status does not change.
-    static func fitting(_ report: Report, limit: Int, earlier: (notice: Finding, count: Int)?, render: (Report) -> String) -> (Report, String) {
-        var text = render(report)
-        guard text.utf8.count > limit else { return (report, text) }
-        var fitted = report
-        var keep = report.findings.count
-        while keep > 0 {
-            keep /= 2
-            fitted.findings = Linter.capped(report.findings, at: keep, name: RunLimits.outputBytesName, earlier: earlier)
-            text = render(fitted)
-            if text.utf8.count <= limit { break }
-        }
-        return (fitted, text)
-    }
-
-    /// `--fail-on`, else `--strict` (`--fail-on warning`), else the config's `fail-on`, else errors only.
-    func failingLevel(_ config: Configuration?) -> Severity { failOn ?? (strict ? .warning : config?.failOn ?? .error) }
 
     /// The name standard input is linted under, when the run reads it: the path `-`, or
     /// `--stdin-filename` (with `-` or no path). Without a name it is `<stdin>`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintKit
 import EntitlintCore
 import EntitlintWorkspace
 import Artifacts
@@ -13,13 +14,9 @@ import Darwin
 
 
 /// An error that ends the run with exit status 2 and a message on standard error: one line per
-/// element of `lines`, each escaped (`Output.error`).
-struct CLIError: Error, CustomStringConvertible {
-    var lines: [String]
-    var description: String { lines.joined(separator: "\n") }
-    init(_ d: String) { lines = [d] }
-    init(lines: [String]) { self.lines = lines }
-}
+/// element of `lines`, each escaped (`Output.error`). The library's own, so a run the library
+/// refuses and a command line the CLI refuses end alike.
+typealias CLIError = UsageError
 
 enum Output {
     /// Writes `s` with write(2), guarded against GitHub Actions workflow commands

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintKit
 import EntitlintCore
 import EntitlintWorkspace
 import EntitlintRules
@@ -38,7 +39,7 @@ struct ReportCommand: ParsableCommand {
             throw CLIError("unknown report format '\(format)' (known: \(AccessReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
-        try ChangeValues(against: against).prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
+        try ChangeRequest(against: against).prepare(&options, explicitPaths: paths, knownRules: RuleRegistry.ids)
         // Refused before any work: only a regular file or nothing may be replaced (or a stream).
         var destination = WriteDestination.standardOutput
         if let output {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitlintKit
 import EntitlintCore
 import PropertyList
 #if canImport(Glibc)
