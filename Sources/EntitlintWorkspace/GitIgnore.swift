@@ -261,11 +261,29 @@ public enum GitWorkTree {
         return false
     }
 
-    /// The path (relative to the work tree) of the submodule `absolutePath` lies in, from `.gitmodules`.
-    public static func submodule(containing absolutePath: String) -> String? {
-        guard let top = top(of: absolutePath),
-              let bytes = try? FileReader.read(top + "/.gitmodules", limit: 1 << 20) else { return nil }
-        let rel = String(absolutePath.dropFirst(top == "/" ? 1 : top.count + 1))
+    /// The folder of the `.gitmodules` file that lists the submodules of the repository holding
+    /// `absolutePath`: the nearest one in the folders above it, up to the top of its work tree,
+    /// among the folders `mayRead` allows (the project root). The nearest, not the work tree's:
+    /// a project copied or vendored inside another repository keeps its own list, and what it
+    /// says must not depend on where the checkout sits. Bounded to 256 folders.
+    public static func modulesFolder(governing absolutePath: String, mayRead: (String) -> Bool) -> String? {
+        let top = top(of: absolutePath)
+        var dir = Paths.directoryName(absolutePath)
+        var levels = 0
+        while levels < 256, mayRead(dir) {
+            if Paths.kind((dir == "/" ? "" : dir) + "/.gitmodules") == .file { return dir }
+            if dir == "/" || dir == top { return nil }
+            dir = Paths.directoryName(dir)
+            levels += 1
+        }
+        return nil
+    }
+
+    /// The path (relative to `folder`) of the submodule `absolutePath` lies in, as `folder`'s
+    /// `.gitmodules` lists it (read up to 1 MiB); nil when it lists none holding the path.
+    public static func submodule(containing absolutePath: String, listedIn folder: String) -> String? {
+        guard let bytes = try? FileReader.read((folder == "/" ? "" : folder) + "/.gitmodules", limit: 1 << 20) else { return nil }
+        let rel = String(absolutePath.dropFirst(folder == "/" ? 1 : folder.count + 1))
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let t = line.drop { $0 == " " || $0 == "\t" }
             guard t.hasPrefix("path"), let eq = t.firstIndex(of: "=") else { continue }

@@ -30,15 +30,22 @@ enum MissingFileReason {
         if let template = template(beside: path, files: files) {
             return "a per-developer file, copied from \(files.shown(template)) (committed beside it)"
         }
-        if let module = GitWorkTree.submodule(containing: abs) {
+        // The repository's own list of submodules (the nearest `.gitmodules` inside the project
+        // root), so the verdict depends on the project's files, never on whether the checkout
+        // sits inside some other repository.
+        let modules = GitWorkTree.modulesFolder(governing: abs) { files.root.contains(resolved: Paths.resolvingSymlinks($0)) }
+        if let modules, let module = GitWorkTree.submodule(containing: abs, listedIn: modules) {
             return "in the git submodule \(module), which `git submodule update --init` checks out"
         }
-        if GitWorkTree.top(of: abs) != nil {
-            return GitWorkTree.ignores(abs) ? "ignored by git (a per-developer or generated file)" : nil
+        if GitWorkTree.top(of: abs) != nil, GitWorkTree.ignores(abs) {
+            return "ignored by git (a per-developer or generated file)"
         }
-        // Outside a git work tree (an exported copy): a file whose folder is absent too comes with
-        // a dependency that is checked out separately; a file missing from a folder that exists
-        // is not explained.
+        // A repository that lists its submodules and not this one: a reference left behind (a
+        // removed submodule), not explained.
+        if modules != nil { return nil }
+        // No list to go by (an exported copy, a repository without submodules, a folder inside
+        // another repository): a file whose folder is absent too comes with a dependency that is
+        // checked out separately; a file missing from a folder that exists is not explained.
         let folder = Paths.directoryName(abs)
         guard files.kind(folder) == .missing else { return nil }
         var missingTop = folder

@@ -26,6 +26,10 @@ final class RealSourcesTests: XCTestCase {
     }
 
     func testEverySourceFileScans() throws {
+        // An enumerator of a missing folder enumerates nothing on Linux instead of failing.
+        guard FileManager.default.fileExists(atPath: Self.projects.path) else {
+            throw XCTSkip("../shared/projects is absent: real-project test skipped")
+        }
         guard let walker = FileManager.default.enumerator(atPath: Self.projects.path) else { throw XCTSkip("no projects") }
         var files = 0, groups = 0, saves = 0
         while let path = walker.nextObject() as? String {
