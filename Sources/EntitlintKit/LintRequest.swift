@@ -16,10 +16,13 @@ public struct LintRequest: Sendable, Equatable {
     /// `--fail-on`; else `strict` means warnings fail; else the configuration's `fail-on`; else errors.
     public var failOn: Severity?
     public var strict: Bool
+    /// `--allow-empty`: a run over paths that hold nothing to lint ends with status 0 instead of
+    /// a usage error (a CI step pointed at the wrong folder must not pass silently).
+    public var allowEmpty: Bool
 
     public init(paths: [String] = [], facts: FactRequest = FactRequest(), changes: ChangeRequest = ChangeRequest(),
                 standardInputName: String? = nil, select: [String]? = nil, ignore: [String] = [],
-                failOn: Severity? = nil, strict: Bool = false) {
+                failOn: Severity? = nil, strict: Bool = false, allowEmpty: Bool = false) {
         self.paths = paths
         self.facts = facts
         self.changes = changes
@@ -28,6 +31,7 @@ public struct LintRequest: Sendable, Equatable {
         self.ignore = ignore
         self.failOn = failOn
         self.strict = strict
+        self.allowEmpty = allowEmpty
     }
 
     /// The lowest severity that fails the run, given the configuration that applies.

@@ -53,9 +53,23 @@ public enum LintRun {
                                                      like: options, request: request, diagnostics: diagnostics))
             }
         }
+        if result.files == 0, result.findings.isEmpty, result.units.isEmpty, !request.allowEmpty, stdinName == nil,
+           !request.changes.staged, request.changes.changedSince == nil, options.paths.allSatisfy({ options.kind($0) == .directory }) {
+            throw UsageError(Self.nothingToLint(options.paths))
+        }
         let recorded = try request.changes.recordBaselineIfAsked(result, baselines: request.changes.loadBaselines(options))
         return LintOutcome(result: result, failing: recorded == nil && failing, options: options,
                            ruleSettings: selection.overrides(configuration: options.configuration, all: allIDs), recordedBaseline: recorded)
+    }
+
+    /// Why a run over `paths` that found nothing to lint stops: most often a CI step or a hook
+    /// pointed at the wrong folder, which would otherwise pass as "no problems found". Only runs
+    /// over folders are: a file named explicitly and excluded by the configuration (a hook passing
+    /// staged file names) was looked at and left out on purpose, and `--staged` and
+    /// `--changed-since` runs with nothing changed had nothing that needed checking.
+    static func nothingToLint(_ paths: [String]) -> String {
+        let shown = paths.prefix(3).map { OutputText.escape($0) }.joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
+        return "nothing to lint in \(shown): no entitlements file, provisioning profile, Xcode project or workspace, XcodeGen spec or built product was found; give the project's folder, or --allow-empty to accept an empty run"
     }
 
     /// A note for standard error, as the command line prints its messages.

@@ -55,6 +55,9 @@ struct Lint: ParsableCommand {
     @Flag(help: "Print how many findings each rule has instead of the findings (text format only).")
     var statistics = false
 
+    @Flag(name: .customLong("allow-empty"), help: "Exit 0 when the paths hold nothing to lint (by default that is an error: exit 2).")
+    var allowEmpty = false
+
     @OptionGroup var changes: ChangeOptions
 
     /// A first path that is no file or folder but close to a command's name is a mistyped command
@@ -82,6 +85,7 @@ struct Lint: ParsableCommand {
         run.stdinFilename = stdinFilename
         run.changes = changes.values
         run.statistics = statistics
+        run.allowEmpty = allowEmpty
         return run
     }
 }
@@ -109,12 +113,14 @@ struct LintInvocation: Equatable {
     var ignore: [String] = []
     /// `--statistics`: counts per rule instead of the findings.
     var statistics = false
+    /// `--allow-empty`.
+    var allowEmpty = false
 
     /// What the library is asked to do: the same whether the words came through ArgumentParser or
     /// the fast path.
     func request() throws -> LintRequest {
         LintRequest(paths: paths, facts: facts, changes: changes, standardInputName: try standardInputName(),
-                    select: select, ignore: ignore, failOn: failOn, strict: strict)
+                    select: select, ignore: ignore, failOn: failOn, strict: strict, allowEmpty: allowEmpty)
     }
 
     func run() throws {

@@ -34,6 +34,7 @@ extension LintInvocation {
         flag("no-user-profiles") { $0.facts.userProfiles = false }
         flag("staged") { $0.changes.staged = true }
         flag("statistics") { $0.statistics = true }
+        flag("allow-empty") { $0.allowEmpty = true }
         value("format") { $0.format = $1 }
         value("report") { $0.reports.append($1) }
         value("select") { $0.select = ($0.select ?? []) + [$1] }

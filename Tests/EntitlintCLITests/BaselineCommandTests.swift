@@ -162,8 +162,12 @@ final class BaselineCommandTests: XCTestCase, WritesFixtures {
         let r = try CLI.run(["lint", "Tests/Fixture.entitlements"], in: dir)
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertEqual(r.stdout, "0 files checked: no problems found\n")
-        // A folder named explicitly is walked with the excludes, as before.
-        XCTAssertEqual(try CLI.run(["lint", "Tests"], in: dir).stdout, "0 files checked: no problems found\n")
+        // A folder named explicitly is walked with the excludes; left with nothing to lint, the
+        // run says so and fails (exit 2) unless --allow-empty accepts it.
+        let folder = try CLI.run(["lint", "Tests"], in: dir)
+        XCTAssertEqual(folder.status, 2, folder.stdout)
+        XCTAssertTrue(folder.stderr.contains("nothing to lint in Tests"), folder.stderr)
+        XCTAssertEqual(try CLI.run(["lint", "--allow-empty", "Tests"], in: dir).stdout, "0 files checked: no problems found\n")
     }
 
     func testInitWritesAStarterThatLintReadsAndNeverOverwrites() throws {

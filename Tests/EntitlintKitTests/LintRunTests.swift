@@ -103,6 +103,20 @@ final class LintRunTests: XCTestCase {
         XCTAssertEqual(try run(flagged).diagnostics, "")
     }
 
+    func testAFolderWithNothingToLintIsAUsageErrorUnlessAllowed() throws {
+        try write("not an entitlements file\n", "docs/README.md")
+        XCTAssertThrowsError(try run(LintRequest(paths: ["docs"]))) {
+            XCTAssertTrue(($0 as? UsageError)?.description.hasPrefix("nothing to lint in docs:") == true, "\($0)")
+        }
+        let allowed = try run(LintRequest(paths: ["docs"], allowEmpty: true)).outcome
+        XCTAssertEqual(allowed.result.files, 0)
+        XCTAssertEqual(allowed.exitStatus, 0)
+        // A file named explicitly and excluded by the configuration was left out on purpose.
+        try write(entitlements(bad: true), "Fixtures/App.entitlements")
+        try write("exclude: [\"Fixtures/**\"]\n", ".entitlint.yml")
+        XCTAssertEqual(try run(LintRequest(paths: ["Fixtures/App.entitlements"])).outcome.result.files, 0)
+    }
+
     func testBadRequestsAreUsageErrorsBeforeAnyWork() throws {
         var jobs = LintRequest(paths: ["."])
         jobs.facts.jobs = 0
@@ -120,6 +134,7 @@ final class LintRunTests: XCTestCase {
     }
 
     func testTheSelectionAndTheConfigurationDecideTheRuleSettings() throws {
+        try write(entitlements(bad: false), "App.entitlements")
         try write("rules:\n  comment-in-plist: off\n", ".entitlint.yml")
         let outcome = try run(LintRequest(paths: ["."], ignore: ["duplicate-key"])).outcome
         XCTAssertEqual(outcome.ruleSettings["comment-in-plist"], .off)
