@@ -12,7 +12,22 @@ extension Configuration {
         public var path: String
         public var line: Int
         public var reason: String
-        public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+        /// The problems found after this one in the same file, in file order: a file is read whole
+        /// and every key checked, so one run names every mistake instead of one per run.
+        public var more: [ConfigError] = []
+
+        public init(path: String, line: Int, reason: String) {
+            self.path = path
+            self.line = line
+            self.reason = reason
+        }
+
+        /// This problem alone, as `path:line: reason`.
+        public var located: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+        /// Every problem, one per line.
+        public var description: String { ([self] + more).map(\.located).joined(separator: "\n") }
+        /// Every problem, each alone.
+        public var all: [ConfigError] { [self] + more.map { var e = $0; e.more = []; return e } }
     }
 
     /// Looks for `.entitlint.yml` in `directory` and its parents.
@@ -67,7 +82,12 @@ extension Configuration {
         }
         guard let top = root.mapping else { throw fail(root, "the configuration must be a mapping of keys") }
         var seenKeys = Set<String>()
-        for (k, v) in top {
+        var problems: [ConfigError] = []
+        // Each entry of a mapping is checked on its own: a problem is kept and the next entry read.
+        func checking(_ body: () throws(ConfigError) -> Void) {
+            do { try body() } catch { problems.append(error) }
+        }
+        for (k, v) in top { checking { () throws(ConfigError) in
             guard let key = k.scalar?.string else { throw fail(k, "keys must be strings") }
             guard seenKeys.insert(key).inserted else { throw fail(k, "'\(key)' is given twice") }
             switch key {
@@ -96,7 +116,7 @@ extension Configuration {
                 config.failOn = level
             case "limits":
                 guard let map = v.mapping else { throw fail(v, "'limits' must be a mapping of \(RunLimits.names.joined(separator: ", ")) to numbers") }
-                for (lk, lv) in map {
+                for (lk, lv) in map { checking { () throws(ConfigError) in
                     guard let name = lk.scalar?.string, RunLimits.names.contains(name) else {
                         let given = lk.scalar?.string ?? ""
                         throw fail(lk, "unknown limit '\(OutputText.excerpt(given))'\(Suggestion.hint(for: given, in: RunLimits.names)) (known: \(RunLimits.names.joined(separator: ", ")))")
@@ -106,7 +126,7 @@ extension Configuration {
                         throw fail(lv, "limits.\(name) must be a positive whole number, not '\(OutputText.excerpt(lv.scalar?.string ?? "a collection"))'")
                     }
                     config.limits[name] = n
-                }
+                } }
             case "variables":
                 guard let map = v.mapping else { throw fail(v, "'variables' must be a mapping of NAME: value") }
                 for (vk, vv) in map {
@@ -115,7 +135,7 @@ extension Configuration {
                 }
             case "rules":
                 guard let map = v.mapping else { throw fail(v, "'rules' must be a mapping of rule-id: error|warning|note|off") }
-                for (rk, rv) in map {
+                for (rk, rv) in map { checking { () throws(ConfigError) in
                     guard let id = rk.scalar?.string else { throw fail(rk, "rule ids must be strings") }
                     guard config.rules[id] == nil else { throw fail(rk, "rules.\(id) is given twice") }
                     guard knownRules.contains(id) else {
@@ -129,7 +149,7 @@ extension Configuration {
                         throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(OutputText.excerpt(raw))'")
                     }
                     config.rules[id] = setting
-                }
+                } }
             case "select":
                 config.select = try ruleIDs(v, key, knownRules: knownRules, fail: fail)
             case "ignore":
@@ -138,7 +158,7 @@ extension Configuration {
                 config.perFileIgnores = try perFileIgnores(v, knownRules: knownRules, fail: fail)
             case "apps":
                 guard let seq = v.sequence else { throw fail(v, "'apps' must be a list") }
-                for item in seq {
+                for item in seq { checking { () throws(ConfigError) in
                     guard let map = item.mapping else { throw fail(item, "each app must be a mapping") }
                     var app = App(entitlements: "")
                     var hasEntitlements = false
@@ -157,10 +177,14 @@ extension Configuration {
                     }
                     guard hasEntitlements else { throw fail(item, "an app needs 'entitlements'") }
                     config.apps.append(app)
-                }
+                } }
             default:
                 throw fail(k, "unknown key '\(OutputText.excerpt(key))'\(Suggestion.hint(for: key, in: Self.knownKeys)) (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
+        } }
+        if var first = problems.first {
+            first.more = Array(problems.dropFirst())
+            throw first
         }
         return config
     }
