@@ -22,6 +22,24 @@ public enum StarterConfiguration {
         }
     }
 
+    /// A unit a project defines (a target in one configuration), as the starter file mentions it:
+    /// the project already tells Entitlint its entitlements file, bundle ID and team, so the file
+    /// needs no `apps:` entry for it.
+    public struct ProjectUnit: Sendable, Equatable {
+        /// `Target (Configuration)`.
+        public var name: String
+        /// Relative to the configuration's folder.
+        public var entitlementsPath: String
+        public var bundleID: String?
+        public var teamID: String?
+        public init(name: String, entitlementsPath: String, bundleID: String?, teamID: String?) {
+            self.name = name
+            self.entitlementsPath = entitlementsPath
+            self.bundleID = bundleID
+            self.teamID = teamID
+        }
+    }
+
     /// What a file states of itself.
     struct Stated {
         var team: (value: String, source: String)?
@@ -46,8 +64,12 @@ public enum StarterConfiguration {
 
     /// The starter file's text. `rules`: every rule id with its default severity, listed
     /// commented out.
-    public static func text(entitlements: [EntitlementsFile], profiles: [String], rules: [(id: String, severity: Severity)]) -> String {
-        let files = entitlements.sorted { $0.path < $1.path }
+    /// `projectUnits`: the units the folder's projects define; their entitlements files get no
+    /// `apps:` entry (the project says everything an entry would) and are listed in a comment.
+    public static func text(entitlements: [EntitlementsFile], profiles: [String], rules: [(id: String, severity: Severity)],
+                            projectUnits: [ProjectUnit] = []) -> String {
+        let signedByProject = Set(projectUnits.map(\.entitlementsPath))
+        let files = entitlements.filter { !signedByProject.contains($0.path) }.sorted { $0.path < $1.path }
         let stated = files.map(Self.stated)
         let teams = Set(stated.compactMap { $0.team?.value })
         let sharedTeam = teams.count == 1 ? stated.compactMap(\.team).first : nil
@@ -71,7 +93,16 @@ public enum StarterConfiguration {
         }
         out += "\n"
 
-        if files.isEmpty {
+        out += projectSummary(projectUnits)
+        if files.isEmpty, !projectUnits.isEmpty {
+            out += """
+            # apps:                          # only for entitlements files no project target signs with
+            #   - name: Tool
+            #     entitlements: Tool/Tool.entitlements
+            #     bundle-id: com.example.Tool
+
+            """
+        } else if files.isEmpty {
             out += """
             # No entitlements files were found. Describe each app (or extension) like this:
             # apps:
@@ -82,7 +113,8 @@ public enum StarterConfiguration {
 
             """
         } else {
-            out += "# One entry per app or extension. Units are named after `name`; the lock file is keyed by it.\n"
+            out += "# One entry per entitlements file no project target signs with. Such a unit is named after\n"
+            out += "# `name` (a project's units are named `Target (Configuration)`); the lock file is keyed by it.\n"
             out += "apps:\n"
             let names = uniqueNames(files.map(\.path))
             for (i, file) in files.enumerated() {
@@ -91,7 +123,7 @@ public enum StarterConfiguration {
                 if let bundle = stated[i].bundleID {
                     out += "    bundle-id: \(quoted(bundle))    # from its application-identifier\n"
                 } else {
-                    out += "    # bundle-id: com.example.\(comment(names[i]))    # PRODUCT_BUNDLE_IDENTIFIER of the target\n"
+                    out += "    # bundle-id: com.example.\(placeholderComponent(names[i]))    # PRODUCT_BUNDLE_IDENTIFIER of the target\n"
                 }
                 if sharedTeam == nil, let team = stated[i].team {
                     out += "    team: \(quoted(team.value))    # from \(comment(team.source))\n"
@@ -99,7 +131,8 @@ public enum StarterConfiguration {
                 if file.entitlements == nil {
                     out += "    # (this file does not parse: `entitlint lint \(comment(file.path))` says why)\n"
                 }
-                out += "    # profile: profiles/\(comment(names[i])).mobileprovision\n"
+                let macOS = file.entitlements.map(isMacOS) ?? false
+                out += "    # profile: profiles/\(comment(names[i])).\(macOS ? "provisionprofile" : "mobileprovision")\n"
             }
             out += "\n"
         }
@@ -140,6 +173,41 @@ public enum StarterConfiguration {
 
         """
         return out
+    }
+
+    /// The comment listing the units read from the projects, grouped by entitlements file.
+    static func projectSummary(_ units: [ProjectUnit]) -> String {
+        guard !units.isEmpty else { return "" }
+        var byFile: [String: [ProjectUnit]] = [:]
+        for u in units { byFile[u.entitlementsPath, default: []].append(u) }
+        var out = "# Read from the project (no entry needed: `entitlint lint` reads the same settings):\n"
+        for path in byFile.keys.sorted() {
+            let group = byFile[path]!
+            let names = group.map(\.name).sorted().joined(separator: ", ")
+            let bundles = Set(group.compactMap(\.bundleID)).sorted().joined(separator: ", ")
+            let teams = Set(group.compactMap(\.teamID)).sorted().joined(separator: ", ")
+            out += "#   \(comment(path)): \(comment(names))"
+            if !bundles.isEmpty { out += "; bundle ID \(comment(bundles))" }
+            out += teams.isEmpty ? "; team not set in the project (give it with `team:` or --team-id)" : "; team \(comment(teams))"
+            out += "\n"
+        }
+        return out + "\n"
+    }
+
+    /// A bundle-ID component made from a name: letters, digits and hyphens only (a bundle ID may
+    /// hold nothing else), so a placeholder filled in as written is valid.
+    static func placeholderComponent(_ name: String) -> String {
+        let mapped = String(String.UnicodeScalarView(name.unicodeScalars.map { u in
+            (u.isASCII && (u.properties.isAlphabetic || ("0"..."9").contains(u))) ? u : "-"
+        }))
+        let trimmed = mapped.split(separator: "-").joined(separator: "-")
+        return trimmed.isEmpty ? "App" : trimmed
+    }
+
+    /// Whether an entitlements dictionary is a macOS app's: the App Sandbox key, or the macOS
+    /// spelling of the application identifier.
+    static func isMacOS(_ ent: PlistDictionary) -> Bool {
+        ent["com.apple.security.app-sandbox"] != nil || ent["com.apple.application-identifier"] != nil
     }
 
     /// Unit names from file names; a name two files share gets its folder's name in front, and
