@@ -13,7 +13,7 @@ extension FactRequest {
     public func options(paths: [String], nearest: String? = nil, knownRules: @autoclosure () -> Set<String>,
                         diagnostics: inout [String]) throws(UsageError) -> LintOptions {
         var o = LintOptions()
-        o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
+        if readsProjects { o.discoverer = XcodeDiscoverer() }     // Xcode projects, workspaces, XcodeGen specs
         o.profileFolders = profileFolders
         o.userProfiles = userProfiles
         o.paths = paths.isEmpty ? ["."] : paths

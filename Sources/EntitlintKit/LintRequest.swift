@@ -54,6 +54,9 @@ public struct FactRequest: Sendable, Equatable {
     public var userProfiles = true
     /// `--jobs N`.
     public var jobs: Int?
+    /// False to lint the paths as loose files, without reading the projects around them: for a
+    /// caller that already knows the unit's facts better than the projects here can tell.
+    public var readsProjects = true
 
     public init(profile: String? = nil, bundleID: String? = nil, teamID: String? = nil, config: String? = nil, lock: String? = nil) {
         self.profile = profile
