@@ -46,6 +46,7 @@ struct Lock: ParsableCommand {
         let cwd = Paths.currentDirectory()
         let folder = Paths.absolute(Paths.directoryName(path), cwd: cwd)
         var guessed: [String] = []
+        var symbolic: [String] = []
         var moved: [(name: String, old: String, new: String)] = []
         func merge(into lock: inout LockFile) throws {
             for name in drop {
@@ -56,7 +57,7 @@ struct Lock: ParsableCommand {
             for unit in result.units {
                 let entry = LockFile.entry(for: unit, folder: folder, cwd: cwd)
                 if entry.defaultAccessGroup.contains("$(") {
-                    Output.error("note: \(unit.name): the default group \"\(entry.defaultAccessGroup)\" is symbolic because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml)")
+                    symbolic.append(unit.name)
                 } else if entry.prefixWasGuessed {
                     guessed.append(unit.name)
                 }
@@ -101,16 +102,27 @@ struct Lock: ParsableCommand {
             Output.write(text, fd: STDERR_FILENO)
             throw ExitCode(1)
         }
-        if !guessed.isEmpty {
-            let names = guessed.count <= 3 ? guessed.joined(separator: ", ") : "\(guessed.count) units"
-            Output.error("note: \(names): no profile gives the App ID prefix, so the Team ID is taken for it; the lock records it as a guess, and a real prefix found later (a profile) is not a drift")
+        // What the user may act on, once per run rather than once per unit: the lock of a project
+        // with many targets would otherwise repeat the same sentence on every run.
+        if !symbolic.isEmpty {
+            Output.error("note: \(Self.names(symbolic)): the default group is recorded symbolically (\"$(AppIdentifierPrefix)...\") because the team or bundle ID is unknown; pass --team-id and --bundle-id (or set them in .entitlint.yml) to record it as a value")
         }
-        let parseErrors = result.findings.filter { $0.rule == "parse-error" }
+        if !guessed.isEmpty {
+            Output.error("note: \(Self.names(guessed)): no profile gives the App ID prefix, so the Team ID is taken for it; the lock records it as a guess, and a real prefix found later (a profile) is not a drift")
+        }
+        // The files that could not be read and kept units out of the lock; notes (a file a fresh
+        // clone lacks) are lint's to show, not the lock's.
+        let parseErrors = result.findings.filter { $0.rule == "parse-error" && $0.severity >= .warning }
         Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
         for m in moved {
             Output.write("moved: \(OutputText.escape(m.name)): \"\(OutputText.escape(m.old))\" -> \"\(OutputText.escape(m.new))\" (accepted)\n", fd: messages)
         }
         Output.write("wrote \(OutputText.escape(path)): \(result.units.count) unit\(result.units.count == 1 ? "" : "s") locked\(drop.isEmpty ? "" : ", \(drop.count) dropped")\n", fd: messages)
-        if !parseErrors.isEmpty { throw ExitCode(1) }
+        if parseErrors.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+    }
+
+    /// Up to three unit names, else how many.
+    static func names(_ units: [String]) -> String {
+        units.count <= 3 ? units.joined(separator: ", ") : "\(units.count) units (\(units.prefix(2).joined(separator: ", ")), ...)"
     }
 }
