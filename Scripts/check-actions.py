@@ -63,15 +63,23 @@ for step in steps:
         check(step.get("shell") == "bash", f"step '{label}' runs in bash")
         check("${{" not in step["run"], f"step '{label}' has no expression inside its script")
     if "uses" in step:
-        check(re.fullmatch(r"[\w.-]+/[\w./-]+@v\d+", step["uses"]) is not None, f"step '{label}' pins a major version: {step['uses']}")
+        check(re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", step["uses"]) is not None, f"step '{label}' pins a full commit SHA: {step['uses']}")
+        version_comment = re.search(re.escape(step["uses"]) + r" # (v\d+\.\d+\.\d+)\n", text)
+        check(version_comment is not None, f"step '{label}' names the pinned version in a comment")
 named = set(re.findall(r"inputs\.([\w-]+)", text))
 check(named <= set(inputs), f"every input named is declared: {sorted(named - set(inputs))}")
 uses = [step["uses"] for step in steps if "uses" in step]
-check("actions/cache@v4" in uses and "github/codeql-action/upload-sarif@v3" in uses, "actions/cache@v4 and upload-sarif@v3")
+check(any(u.startswith("actions/cache@") for u in uses), "actions/cache is used")
+check(re.search(r"github/codeql-action/upload-sarif@[0-9a-f]{40} # v4\.", text) is not None, "upload-sarif v4 (v3 is deprecated in December 2026)")
+check(inputs.get("version", {}).get("default") == "", "version defaults to empty (a build from source) until a release commit writes its tag")
+check("action_ref" not in text, "the action's own ref is never used (GitHub does not give it to composite actions reliably)")
+fork_skip = [s for s in steps if "fork == true" in s.get("if", "")]
+check(len(fork_skip) == 1 and "run" in fork_skip[0] and "::notice" in fork_skip[0]["run"], "a pull request from a fork skips the upload with a notice")
 by_id = {step.get("id"): step for step in steps}
 last = steps[-1]
 check(last.get("if") == "always()" and "ENTITLINT_EXIT" in last.get("env", {}), "the last step always runs and exits with the lint status")
 upload = next(step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+check("fork != true" in upload.get("if", ""), "the upload is skipped on a pull request from a fork")
 check(steps.index(upload) < len(steps) - 1 and upload.get("if", "").startswith("always()"), "the upload runs before the exit step, even after a failure")
 
 # 2. shellcheck on every script.
@@ -137,7 +145,7 @@ with open(os.path.join(release, name + ".tar.gz"), "rb") as f:
 machine = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
 if machine == "x86_64":
     download_env = lambda bin_dir, version: {  # noqa: E731
-        "ENTITLINT_VERSION": version, "ENTITLINT_ACTION_REF": "main",
+        "ENTITLINT_VERSION": version,
         "ENTITLINT_ACTION_PATH": root, "ENTITLINT_BIN": bin_dir,
     }
     with open(os.path.join(release, name + ".tar.gz.sha256"), "w") as f:

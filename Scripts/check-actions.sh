@@ -28,9 +28,17 @@ repo="$work/repo"
 mkdir -p "$repo/.github/workflows"
 cp "$root/action.yml" "$repo/action.yml"
 cp "$root/Examples/ci/github-actions.yml" "$repo/.github/workflows/example.yml"
-grep -q 'uses: entitlint/entitlint@v' "$repo/.github/workflows/example.yml" ||
-    { echo "check-actions: the example does not use entitlint/entitlint@vX.Y.Z" >&2; exit 1; }
-sed 's#uses: entitlint/entitlint@v[0-9.]*#uses: ./#' "$root/Examples/ci/github-actions.yml" > "$repo/.github/workflows/local.yml"
+grep -q 'uses: entitlint/entitlint@ENTITLINT_COMMIT_SHA ' "$repo/.github/workflows/example.yml" ||
+    { echo "check-actions: the example does not pin entitlint/entitlint@ENTITLINT_COMMIT_SHA" >&2; exit 1; }
+# Every other action of the example is pinned by a full commit SHA with its version in a comment.
+if grep -E 'uses: ' "$repo/.github/workflows/example.yml" | grep -v 'entitlint/entitlint@' |
+       grep -vqE 'uses: [A-Za-z0-9._/-]+@[0-9a-f]{40} # v[0-9]+\.[0-9]+\.[0-9]+$'; then
+    echo "check-actions: an action of the example is not pinned by commit SHA with its version in a comment" >&2; exit 1
+fi
+# actionlint reads the placeholder as a ref; the example as it would run uses a real SHA-shaped ref,
+# and the local copy runs this checkout's action.
+sed -i 's#uses: entitlint/entitlint@ENTITLINT_COMMIT_SHA .*#uses: entitlint/entitlint@0123456789abcdef0123456789abcdef01234567#' "$repo/.github/workflows/example.yml"
+sed 's#uses: entitlint/entitlint@ENTITLINT_COMMIT_SHA .*#uses: ./#' "$root/Examples/ci/github-actions.yml" > "$repo/.github/workflows/local.yml"
 git -C "$repo" init -q
 (cd "$repo" && "$actionlint" -no-color -shellcheck=shellcheck -pyflakes=) || { echo "check-actions: actionlint failed" >&2; exit 1; }
 echo "actionlint: no problems in 2 workflows"

@@ -114,6 +114,11 @@ set -e
 
 printf '\n%s\n%s\n' "$archive" "$(cat "$archive.sha256")"
 printf 'size: %s bytes\n' "$(stat -c %s "$archive")"
+action_default=$(awk '/^  version:/ {on=1} on && /default:/ {print $2; exit}' "$root/action.yml" | tr -d "'\"")
+if [ "$action_default" != "v$version" ]; then
+    printf '\nnote: action.yml'"'"'s `version` input defaults to "%s": in the release commit set it to v%s, so the\n' "$action_default" "$version"
+    printf 'tagged action installs its own release archive instead of building from source.\n'
+fi
 printf '\nrelease: checks passed. To publish, tag and push yourself:\n'
 printf '  git tag -a v%s -m "Entitlint %s" && git push origin v%s\n' "$version" "$version" "$version"
 printf 'then attach %s and %s to the GitHub release v%s.\n' "$name.tar.gz" "$name.tar.gz.sha256" "$version"
