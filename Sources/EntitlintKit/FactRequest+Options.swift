@@ -38,10 +38,8 @@ extension FactRequest {
                 o.configuration = configuration
                 o.settings.externalGroups = configuration.externalGroups
                 if let days = configuration.profileExpiringDays { o.settings.expiringWithinDays = days }
-            } catch let error as Configuration.ConfigError {
-                throw UsageError(lines: error.all.map { "bad configuration: \($0.located)" })
             } catch {
-                throw UsageError("bad configuration: \(error)")
+                throw UsageError(lines: error.all.map { "bad configuration: \($0.located)" })
             }
         }
         // Limits: the flags, else the configuration (lowered to the ceilings), else the defaults.

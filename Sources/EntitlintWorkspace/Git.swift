@@ -285,71 +285,21 @@ public struct GitRepository: Sendable {
     public static func run(_ arguments: [String], in directory: String, input: [UInt8]? = nil, limit: Int = 1 << 20,
                            expected: Int = 0, readsHooksPath: Bool = false) throws(GitError) -> Output {
         guard let git = executable() else { throw GitError("git is not installed (no `git` on PATH)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: git)
-        process.arguments = hardenedArguments(readsHooksPath: readsHooksPath) + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = hardenedEnvironment()
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        do { try process.run() } catch {
-            throw GitError("cannot run \(git): \(error.localizedDescription)")
+        // `-C` enters the folder inside git: the spawn itself needs no change of folder.
+        let result: Subprocess.Result
+        do {
+            result = try Subprocess.run(git, hardenedArguments(readsHooksPath: readsHooksPath) + ["-C", directory] + arguments,
+                                        environment: hardenedEnvironment(), input: input, limit: limit, expected: expected)
+        } catch {
+            throw GitError("cannot run \(git): \(error)")
         }
-        // Write standard input and read standard error on their own threads, so that no pipe
-        // fills up while another is waited on.
-        let group = DispatchGroup()
-        let errorBox = DataBox()
-        let errorHandle = stderr.fileHandleForReading
-        DispatchQueue.global().async(group: group) {
-            errorBox.bytes = Self.readBounded(errorHandle.fileDescriptor, limit: 64 << 10, onOverflow: {})
-        }
-        let writer = stdin.fileHandleForWriting
-        if let input {
-            let data = Data(input)
-            DispatchQueue.global().async(group: group) {
-                try? writer.write(contentsOf: data)
-                try? writer.close()
-            }
-        } else {
-            try? writer.close()
-        }
-        var overflowed = false
-        let out = readBounded(stdout.fileHandleForReading.fileDescriptor, limit: limit, reserve: expected) {
-            overflowed = true
-            process.terminate()
-        }
-        group.wait()
-        process.waitUntilExit()
-        if overflowed { throw GitError("git \(arguments.first ?? "") printed more than \(limit) bytes: stopped") }
-        return Output(status: process.terminationStatus, stdout: out, stderr: errorBox.bytes)
+        if result.overflowed { throw GitError("git \(arguments.first ?? "") printed more than \(limit) bytes: stopped") }
+        return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
-    /// Reads `fd` to its end, keeping at most its first `limit` bytes; past that, calls
-    /// `onOverflow` once and keeps draining (so the writer is not blocked) without storing.
+    /// Reads `fd` to its end, keeping at most its first `limit` bytes (`Subprocess.readBounded`).
     static func readBounded(_ fd: Int32, limit: Int, reserve: Int = 0, onOverflow: () -> Void) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(reserve, limit))
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var over = false
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            if over { continue }
-            if out.count + n > limit {
-                over = true
-                onOverflow()
-                continue
-            }
-            out += chunk[0..<n]
-        }
-        return out
+        Subprocess.readBounded(fd, limit: limit, reserve: reserve, onOverflow: onOverflow)
     }
 }
 
-/// Bytes handed back from a reader thread (written once, read after `DispatchGroup.wait`).
-private final class DataBox: @unchecked Sendable {
-    var bytes: [UInt8] = []
-}
