@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupMissingPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-missing-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code passes a keychain access group without the App ID prefix that its entitlements give it.",
         rationale: """
         Xcode expands `$(AppIdentifierPrefix)` in the entitlements, but code must pass the whole string: \
@@ -60,7 +60,7 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
 struct CodeGroupWrongPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-wrong-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code spells a keychain access group with an App ID prefix that is not the target's.",
         rationale: """
         Keychain groups carry the App ID prefix (keychain-access-groups.md section 6), and code that hard-codes it breaks when it \

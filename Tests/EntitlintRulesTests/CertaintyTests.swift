@@ -3,8 +3,8 @@ import EntitlintCore
 import PropertyList
 @testable import EntitlintRules
 
-/// Severity follows what is known: a finding that rests on an assumed fact is a note that says what
-/// was assumed; the same finding on a known fact keeps its severity.
+/// Severity follows what is known: a finding that rests on an assumed fact is a note whose notes say
+/// what was assumed; the same finding on a known fact keeps its severity.
 final class CertaintyTests: XCTestCase {
     func entitlements(_ groups: [String]) -> [UInt8] {
         Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>keychain-access-groups</key>\n\t<array>\n"
@@ -21,17 +21,18 @@ final class CertaintyTests: XCTestCase {
         // The team as a project gives it (DEVELOPMENT_TEAM), and the App ID prefix assumed from it.
         unit.teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
         unit.appIDPrefix = knownPrefix.map { Fact($0, from: .profile("App.mobileprovision")) }
-            ?? Fact("ABCDE12345", from: .derived("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+            ?? Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
         return linter.check(unit)
     }
 
     func testAForeignPrefixUnderAnAssumedAppIDPrefixIsANoteSayingSo() throws {
         let assumed = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: nil).filter { $0.rule == "team-prefix-mismatch" }
         XCTAssertEqual(assumed.map(\.severity), [.note], "\(assumed.map(\.message))")
-        XCTAssertTrue(assumed.first?.message.contains("only assumed equal to the Team ID") == true, "\(assumed.map(\.message))")
+        XCTAssertEqual(assumed.first?.notes, [FactGate.note(.appIDPrefix, value: "ABCDE12345", assumed: "App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)")])
+        XCTAssertTrue(assumed.first?.notes.first?.contains("--profile") == true, "\(assumed.map(\.notes))")
         let known = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: "ABCDE12345").filter { $0.rule == "team-prefix-mismatch" }
         XCTAssertEqual(known.map(\.severity), [.error], "\(known.map(\.message))")
-        XCTAssertFalse(known.first?.message.contains("assumed") == true)
+        XCTAssertEqual(known.first?.notes, [])
     }
 
     func testABundleIDThatStartsWithTheTeamIDIsNoDoublePrefix() throws {
