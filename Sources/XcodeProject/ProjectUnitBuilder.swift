@@ -269,9 +269,7 @@ struct ProjectUnitBuilder {
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
         origin.emptySettings = entitlementSettings.empty
         origin.unknownSettings = entitlementSettings.unknownFiles
-        for name in [KeySetting.team, KeySetting.bundleID] where nonEmpty(name) == nil {
-            if let r = resolved[name], r.isUnknownForMissingFile, let problem = r.problem { origin.unknownKeySettings[name] = EntitlementsSettings.missingFile(in: problem) }
-        }
+        origin.unknownKeySettings = KeySetting.unknownForMissingFile { resolved[$0] }
         origin.excludedFiles = target.excludedFiles.map(files.absolute)
         origin.sources = unitSources(target, config, settings: settings, infoPlist: nonEmpty(KeySetting.infoPlist))
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),
