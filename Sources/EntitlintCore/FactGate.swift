@@ -21,12 +21,26 @@ public struct FactNeeds: Sendable, Hashable {
 /// Runs a rule on one unit and holds its findings to what the unit's facts support: none while
 /// a fact the rule needs is unknown; while one it is certain with is only assumed, each finding
 /// capped at the rule's `whenAssumed` severity, with a note saying what was assumed and how to
-/// give the fact. Every per-unit check of a run goes through `check`, so no rule repeats it.
+/// give the fact. Every per-unit check of a run goes through `check`, and every project rule's
+/// through `check(project:)`, so no rule repeats it.
 public enum FactGate {
     public static func check(_ rule: any Rule, _ context: UnitContext) -> [Finding] {
         let findings = rule.check(context)
         guard !findings.isEmpty, let needs = type(of: rule).description.facts else { return findings }
         return gated(findings, of: rule, needs: needs, unit: context.unit)
+    }
+
+    /// A project rule's findings, each held to the facts of the unit it names (one that names
+    /// none, or a unit not among `contexts`, is kept as it is).
+    public static func check(project rule: any ProjectRule, _ contexts: [UnitContext]) -> [Finding] {
+        let findings = rule.check(project: contexts)
+        guard !findings.isEmpty, let needs = type(of: rule).description.facts else { return findings }
+        var units: [String: SigningUnit] = [:]
+        for c in contexts where units[c.unit.name] == nil { units[c.unit.name] = c.unit }
+        return findings.flatMap { f in
+            guard let name = f.unit, let unit = units[name] else { return [f] }
+            return gated([f], of: rule, needs: needs, unit: unit)
+        }
     }
 
     /// `findings` of `rule` on `unit`, held to `needs` (see `check`).

@@ -37,6 +37,9 @@ public struct FactResolver: Sendable {
         .appIDPrefix: [.profile, .entitlements, .team],
     ]
 
+    /// Why a fact no slot offers, and none says it cannot read, is unknown.
+    public static let unstated = "nothing states it"
+
     private var offered: [FactKind: [FactSlot: Fact<String>]] = [:]
     private var unknown: [FactKind: [FactSlot: String]] = [:]
 
@@ -96,7 +99,7 @@ public struct FactResolver: Sendable {
                 why = w
             }
         }
-        return .unknown(why ?? "nothing states it")
+        return .unknown(why ?? Self.unstated)
     }
 
     public enum Result: Sendable, Hashable {
@@ -130,7 +133,7 @@ public struct FactResolver: Sendable {
             case .bundleID: unit.bundleID = result.fact
             default: unit.appIDPrefix = result.fact
             }
-            if case .unknown(let why) = result, why != "nothing states it" { reasons[kind] = why }
+            if case .unknown(let why) = result, why != Self.unstated { reasons[kind] = why }
         }
         if unit.unknownFacts != reasons { unit.unknownFacts = reasons }
     }

@@ -75,7 +75,7 @@ extension Linter {
         guard !projectRules.isEmpty, !contexts.isEmpty else { return [] }
         var out: [Finding] = []
         for rule in projectRules {
-            out += rule.check(project: contexts).filter { $0.unit.map(scope.contains) ?? true }
+            out += FactGate.check(project: rule, contexts).filter { $0.unit.map(scope.contains) ?? true }
         }
         return out
     }

@@ -39,6 +39,17 @@ final class FactGateTests: XCTestCase {
         }
     }
 
+    /// Reports one error on every unit it is given, naming it: it needs the Team ID.
+    struct EveryUnitProjectRule: ProjectRule {
+        static let description = RuleDescription(
+            id: "every-unit", severity: .error, category: .project, readsOnlyTheFile: false, precision: .medium,
+            facts: FactNeeds(needs: [.teamID], certainWith: [.appIDPrefix]),
+            summary: "Always.", rationale: "For the engine's tests.", triggering: [], nonTriggering: [])
+        func check(project units: [UnitContext]) -> [Finding] {
+            units.map { finding("every unit", in: $0, at: $0.unit.document.root.location) }
+        }
+    }
+
     func unit(team: FactSource?, prefix: FactSource?, unknown: [FactKind: String] = [:]) -> SigningUnit {
         var u = SigningUnit(name: "App", entitlementsPath: "App.entitlements",
                             document: PlistDocument(root: PlistNode(.dict(PlistDictionary())), format: .xml))
@@ -83,6 +94,18 @@ final class FactGateTests: XCTestCase {
     func testARuleMayCapLowerAndSayWhichFindingsRestOnTheAssumption() {
         let found = check([NoteWhenAssumedRule()], unit(team: Self.setting, prefix: Self.assumedPrefix))
         XCTAssertEqual(found.map { "\($0.message) \($0.severity) \($0.notes.count)" }.sorted(), ["sure error 0", "unsure note 1"])
+    }
+
+    func testAProjectRulesFindingsAreHeldToTheFactsOfTheUnitEachNames() {
+        var known = unit(team: Self.setting, prefix: .profile("App.mobileprovision"))
+        known.name = "Known"
+        var assumed = unit(team: Self.setting, prefix: Self.assumedPrefix)
+        assumed.name = "Assumed"
+        var unknown = unit(team: nil, prefix: nil, unknown: [.teamID: "DEVELOPMENT_TEAM comes from Local.xcconfig, which this checkout lacks"])
+        unknown.name = "Unknown"
+        let contexts = [known, assumed, unknown].map { UnitContext(unit: $0, lock: nil) }
+        let found = FactGate.check(project: EveryUnitProjectRule(), contexts)
+        XCTAssertEqual(found.map { "\($0.unit ?? "") \($0.severity) \($0.notes.count)" }, ["Known error 0", "Assumed warning 1"])
     }
 
     func testEveryEntryPointGates() throws {
