@@ -15,6 +15,18 @@ public struct StatedFacts: Sendable {
         self.bundleID = bundleID
         self.profilePath = profilePath
     }
+
+    /// The configuration's path as facts from it name it.
+    public func configPath(cwd: String) -> String {
+        configuration?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
+    }
+
+    /// The configuration's `apps:` entry for the entitlements file at `path`, if any.
+    public func app(forEntitlements path: String?, cwd: String) -> Configuration.App? {
+        guard let config = configuration, !config.apps.isEmpty, let path else { return nil }
+        let abs = Paths.absolute(path, cwd: cwd)
+        return config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
+    }
 }
 
 extension FactResolver {
@@ -38,17 +50,12 @@ extension Linter {
     package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
                           profiles: ProfileIndex, byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil, pairedWith given: ProfileFile? = nil) -> SigningUnit {
         let config = options.configuration
-        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
-        var app: Configuration.App?
-        if let config, !config.apps.isEmpty {
-            let abs = Paths.absolute(path, cwd: cwd)
-            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
-        }
+        let app = options.app(forEntitlements: path, cwd: cwd)
         var unit = SigningUnit(name: app?.name ?? fileName ?? Paths.stem(path), entitlementsPath: shown, document: document,
                                variables: config?.variables ?? [:])
         let ent = unit.entitlements
         var facts = FactResolver()
-        facts.offerStated(options, app: app, configPath: configPath)
+        facts.offerStated(options, app: app, configPath: options.configPath(cwd: cwd))
         facts.offerEntitlements(ent)
         facts.apply(to: &unit, excluding: [.team])
 

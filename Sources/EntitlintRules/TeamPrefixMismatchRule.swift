@@ -105,14 +105,9 @@ struct TeamPrefixMismatchRule: Rule {
             let note = previous.contains(first) ? Self.previousNote : ""
             if case .entitlements(let k) = prefix.source, k == key {
                 // The prefix was read from this very key: compare with a Team ID given by the user.
-                guard let team = context.unit.teamID, team.value != first else { continue }
-                switch team.source {
-                case .flag, .config:
-                    out.append(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
-                                       in: context, at: node.location, keyPath: key))
-                default:
-                    break
-                }
+                guard let team = context.unit.teamID, team.value != first, team.source.isStated else { continue }
+                out.append(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
+                                   in: context, at: node.location, keyPath: key))
                 continue
             }
             guard !own.contains(first) else { continue }

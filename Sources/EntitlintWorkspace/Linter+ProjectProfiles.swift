@@ -133,12 +133,8 @@ extension Linter {
     func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: ProjectProfiles.Candidates, byAbs: [String: ParsedInput],
                          cwd: String) -> SigningUnit {
         let config = options.configuration
-        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
-        var app: Configuration.App?
-        if let config, !config.apps.isEmpty, let path = d.entitlementsPath {
-            let abs = Paths.absolute(path, cwd: cwd)
-            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
-        }
+        let stated = options.statedFacts
+        let app = stated.app(forEntitlements: d.entitlementsPath, cwd: cwd)
         var variables = config?.variables ?? [:]
         for (k, v) in d.variables { variables[k] = v }
         var unit = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform,
@@ -147,7 +143,7 @@ extension Linter {
         let ent = unit.entitlements
 
         var facts = FactResolver()
-        facts.offerStated(options.statedFacts, app: app, configPath: configPath)
+        facts.offerStated(stated, app: app, configPath: stated.configPath(cwd: cwd))
         facts.offer(.teamID, from: .buildSetting, d.teamID)
         facts.offer(.bundleID, from: .buildSetting, d.bundleID)
         for (kind, setting) in [(FactKind.teamID, "DEVELOPMENT_TEAM"), (.bundleID, "PRODUCT_BUNDLE_IDENTIFIER")] {
