@@ -67,7 +67,8 @@ struct CodeGroupWrongPrefixRule: ProjectRule {
         differs from the target's: after a team migration, in a fork built by another team, or for apps of teams \
         older than 2011, whose App ID prefix may differ from their Team ID. Matching is exact (keychain-access-groups.md section \
         1): the call fails with errSecMissingEntitlement (-34018). An error when the target's prefix is known (from \
-        its profile, or spelled in its entitlements); a note when it is only assumed equal to the Team ID.
+        its profile, spelled in its entitlements, or a team you state with `--team-id` or the configuration's `team:`); \
+        a note when it is only assumed equal to a Team ID read from the project.
         """,
         triggering: [
             .project([
