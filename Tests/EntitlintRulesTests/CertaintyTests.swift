@@ -47,4 +47,26 @@ final class CertaintyTests: XCTestCase {
         XCTAssertEqual(f.severity, .error)
         XCTAssertTrue(f.message.contains("keep it first and add the real groups after it"), f.message)
     }
+
+    /// Code that spells another prefix than a `$(AppIdentifierPrefix)` group: an error when the
+    /// user states the team (the prefix is then known), a note when the team is the project's.
+    func testCodeSpellingAnotherPrefixIsAnErrorOnlyWhenThePrefixIsKnown() throws {
+        let example = RuleExample.project([
+            ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                               sources: ["App/Store.swift": "let q: [String: Any] = [kSecAttrAccessGroup as String: \"FGHIJ67890.com.example.shared\"]\nSecItemAdd(q as CFDictionary, nil)\n"]),
+        ])
+        let linter = Linter(rules: [CodeGroupWrongPrefixRule()])
+        func severities(_ units: [SigningUnit]) -> [Severity] {
+            linter.lint(units: units, settings: CheckSettings(now: RuleExampleRunner.now), codeIndex: ProjectExampleRunner.codeIndex(example))
+                .filter { $0.rule == "code-group-wrong-prefix" }.map(\.severity)
+        }
+        let stated = ProjectExampleRunner.units(example, linter: linter)
+        XCTAssertEqual(stated.first?.certainty(of: .appIDPrefix), .known, "a team given as --team-id is the prefix")
+        XCTAssertEqual(severities(stated), [.error])
+        var fromProject = stated
+        fromProject[0].teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
+        fromProject[0].appIDPrefix = Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+        XCTAssertEqual(severities(fromProject), [.note])
+    }
 }
