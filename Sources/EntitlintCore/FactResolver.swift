@@ -151,9 +151,11 @@ extension SigningUnit {
     }
 
     /// How far the unit's fact of `kind` is known: assumed with what was assumed, or unknown
-    /// with why (the reason a source gave, else that nothing states it).
+    /// with why (the reason a source gave; for the profile, why the project's unit has none; else
+    /// that nothing states it).
     public func certainty(of kind: FactKind) -> FactCertainty {
         if let f = fact(kind) { return f.certainty }
-        return .unknown(unknownFacts[kind] ?? "nothing states the \(kind.rawValue)")
+        let why = kind == .profile ? origin?.profileNote : unknownFacts[kind]
+        return .unknown(why ?? "nothing states the \(kind.rawValue)")
     }
 }

@@ -26,6 +26,7 @@ final class UnknownFactTests: XCTestCase {
         XCTAssertTrue(why.hasPrefix("DEVELOPMENT_TEAM comes from ") && why.hasSuffix(", which this checkout lacks") && why.contains("Local.xcconfig"), why)
         XCTAssertEqual(unit.certainty(of: .appIDPrefix), .unknown(why), "the prefix would be taken from that team")
         XCTAssertEqual(unit.certainty(of: .bundleID), .known)
+        XCTAssertEqual(unit.certainty(of: .profile), .unknown("no matching profile found"), "why the target has no profile")
     }
 
     func testATeamTheProjectSetsMakesTheAppIDPrefixAssumed() throws {
