@@ -27,8 +27,8 @@ public enum FactSlot: String, Sendable, Hashable, CaseIterable {
 /// configuration states what a missing per-developer file would); when no slot gives a value,
 /// the fact is unknown with the first such why.
 public struct FactResolver: Sendable {
-    /// First match wins. What the user states comes first; then what the project builds with;
-    /// then what the files say. The App ID prefix is the profile's (`$(AppIdentifierPrefix)` is
+    /// First match wins. The flags come first; then what the project builds with; then the
+    /// configuration, which fills in what a project does not say; then what the files say. The App ID prefix is the profile's (`$(AppIdentifierPrefix)` is
     /// its `ApplicationIdentifierPrefix[0]`), before the prefix a literal `application-identifier`
     /// writes (which may be the very mistake to report), and the Team ID only when nothing states it.
     public static let precedence: [FactKind: [FactSlot]] = [
@@ -112,8 +112,8 @@ public struct FactResolver: Sendable {
         }
     }
 
-    /// The Team ID as the App ID prefix: a team the user states is the prefix too (the
-    /// configuration page says so); any other is only assumed to be (teams older than June 2011
+    /// The Team ID as the App ID prefix: a team the user states is taken as the prefix too
+    /// (signing-units.md), so known; any other is only assumed to be (teams older than June 2011
     /// may have a legacy prefix).
     static func prefix(takenFrom team: Fact<String>) -> Fact<String> {
         var from = team.source.description
