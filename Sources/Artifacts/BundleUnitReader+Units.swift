@@ -93,33 +93,18 @@ extension BundleUnitReader {
         return disagreements
     }
 
-    /// The unit's bundle ID, App ID prefix and Team ID: from Info.plist and the profile first, then
-    /// from the entitlements' application and team identifiers, the prefix last taken to be the
-    /// Team ID. A unit whose platform is still unknown is a macOS one when its entitlements hold
+    /// The unit's bundle ID, App ID prefix and Team ID, as `FactResolver` orders them: the
+    /// Info.plist, the embedded profile, the entitlements' application and team identifiers, the
+    /// prefix last taken to be the Team ID. A unit whose platform is still unknown is a macOS one when its entitlements hold
     /// `com.apple.application-identifier` or the app sandbox.
     private static func identify(_ unit: inout SigningUnit, bundleID: String?, profile: ProfileFile?, bundleShown: String) {
         let ent = unit.entitlements
-        if let bundleID {
-            unit.bundleID = Fact(bundleID, from: .derived("CFBundleIdentifier of \(bundleShown)"))
-        }
-        if let p = profile?.profile {
-            if let prefix = p.applicationIdentifierPrefixes.first { unit.appIDPrefix = Fact(prefix, from: .profile(profile!.path)) }
-            if let team = p.teamIdentifiers.first { unit.teamID = Fact(team, from: .profile(profile!.path)) }
-        }
-        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
-        if let appID = ent[appIDKey]?.string, let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
-            if unit.appIDPrefix == nil { unit.appIDPrefix = Fact(String(appID[..<dot]), from: .entitlements(key: appIDKey)) }
-            if unit.bundleID == nil {
-                let rest = String(appID[appID.index(after: dot)...])
-                if !rest.isEmpty, !rest.contains("*") { unit.bundleID = Fact(rest, from: .entitlements(key: appIDKey)) }
-            }
-        }
-        if unit.teamID == nil, let t = ent["com.apple.developer.team-identifier"]?.string, t.isTeamIDLike {
-            unit.teamID = Fact(t, from: .entitlements(key: "com.apple.developer.team-identifier"))
-        }
-        if unit.appIDPrefix == nil, let team = unit.teamID {
-            unit.appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
-        }
+        var facts = FactResolver()
+        facts.offer(.bundleID, from: .builtProduct, bundleID.map { Fact($0, from: .derived("CFBundleIdentifier of \(bundleShown)")) })
+        // The embedded profile's App ID is not read for the bundle ID: the Info.plist states it.
+        if let profile { facts.offerProfile(profile, bundle: false) }
+        facts.offerEntitlements(ent)
+        facts.apply(to: &unit)
         if unit.platform == .unknown, ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil {
             unit.platform = .macOS
         }

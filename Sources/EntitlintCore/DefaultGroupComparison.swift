@@ -43,7 +43,11 @@ public struct DefaultGroupComparison: Sendable, Hashable {
         var oldPrefix = entry.appIDPrefix ?? Self.inferredPrefix(entry)
         var newPrefix = unit.appIDPrefix?.value
         let newGuessed: Bool
-        if case .derived? = unit.appIDPrefix?.source { newGuessed = true } else { newGuessed = false }
+        // Any prefix taken from the team, stated or not: the lock records it as a guess too.
+        switch unit.appIDPrefix?.source {
+        case .derived?, .assumed?: newGuessed = true
+        default: newGuessed = false
+        }
         var rewriteOld: (from: String, to: String)?
         var rewriteNew: (from: String, to: String)?
         if let o = oldPrefix, let n = newPrefix, o != n {

@@ -81,7 +81,7 @@ extension Linter {
             let unit = unit(document: doc, path: path, name: name, bundleID: bundleID, teamID: teamID, profile: profile)
             let context = UnitContext(unit: unit, lock: lock)
             for rule in rules {
-                let result = rule.check(context)
+                let result = FactGate.check(rule, context)
                 if !result.isEmpty { findings += result }
             }
         }

@@ -25,7 +25,7 @@ extension Linter {
         for unit in units {
             guard let name = renamed[unit.name], let entry = lock.units[name] else { continue }
             let context = UnitContext(unit: unit, lock: lock, settings: settings, lockEntry: (name, entry))
-            for rule in referenceRules { out += rule.check(context) }
+            for rule in referenceRules { out += FactGate.check(rule, context) }
         }
         out = Self.foldConfigurations(out, units: units)
         guard lock.reference == nil, !unpaired.isEmpty else { return out }

@@ -15,46 +15,49 @@ public struct StatedFacts: Sendable {
         self.bundleID = bundleID
         self.profilePath = profilePath
     }
+
+    /// The configuration's path as facts from it name it.
+    public func configPath(cwd: String) -> String {
+        configuration?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
+    }
+
+    /// The configuration's `apps:` entry for the entitlements file at `path`, if any.
+    public func app(forEntitlements path: String?, cwd: String) -> Configuration.App? {
+        guard let config = configuration, !config.apps.isEmpty, let path else { return nil }
+        let abs = Paths.absolute(path, cwd: cwd)
+        return config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
+    }
+}
+
+extension FactResolver {
+    /// What the caller states: the flags, then the configuration app of the unit's file, then
+    /// the configuration's `team:`.
+    package mutating func offerStated(_ stated: StatedFacts, app: Configuration.App?, configPath: String) {
+        offer(.teamID, from: .flag, stated.teamID.map { Fact($0, from: .flag("--team-id")) })
+        offer(.bundleID, from: .flag, stated.bundleID.map { Fact($0, from: .flag("--bundle-id")) })
+        offer(.teamID, from: .configApp, app?.team.map { Fact($0, from: .config(configPath)) })
+        offer(.bundleID, from: .configApp, app?.bundleID.map { Fact($0, from: .config(configPath)) })
+        offer(.teamID, from: .config, stated.configuration?.team.map { Fact($0, from: .config(configPath)) })
+    }
 }
 
 /// Signing units from parsed documents, and the profile each is checked against.
 extension Linter {
 
-    /// Forms the signing unit of one entitlements file: flags, then the config, then the profile,
-    /// then what the file itself says. The unit is named by its config app, else `fileName`
+    /// Forms the signing unit of one entitlements file, its facts as `FactResolver` orders them.
+    /// The unit is named by its config app, else `fileName`
     /// (default: the file's name without extension).
     package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
-                          profiles: ProfileIndex, byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil) -> SigningUnit {
+                          profiles: ProfileIndex, byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil, pairedWith given: ProfileFile? = nil) -> SigningUnit {
         let config = options.configuration
-        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
-        var app: Configuration.App?
-        if let config, !config.apps.isEmpty {
-            let abs = Paths.absolute(path, cwd: cwd)
-            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
-        }
+        let app = options.app(forEntitlements: path, cwd: cwd)
         var unit = SigningUnit(name: app?.name ?? fileName ?? Paths.stem(path), entitlementsPath: shown, document: document,
                                variables: config?.variables ?? [:])
         let ent = unit.entitlements
-
-        // Team ID.
-        if let t = options.teamID { unit.teamID = Fact(t, from: .flag("--team-id")) }
-        else if let t = app?.team { unit.teamID = Fact(t, from: .config(configPath)) }
-        else if let t = config?.team { unit.teamID = Fact(t, from: .config(configPath)) }
-        // Bundle ID.
-        if let b = options.bundleID { unit.bundleID = Fact(b, from: .flag("--bundle-id")) }
-        else if let b = app?.bundleID { unit.bundleID = Fact(b, from: .config(configPath)) }
-
-        // Facts the file states itself: a literal application-identifier `PREFIX.bundle`.
-        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
-        if let appID = ent[appIDKey]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
-           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
-            let prefix = String(appID[..<dot])
-            let bundle = String(appID[appID.index(after: dot)...])
-            if unit.bundleID == nil, !bundle.isEmpty, !bundle.containsASCII("*") {
-                unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
-            }
-            unit.appIDPrefix = Fact(prefix, from: .entitlements(key: appIDKey))
-        }
+        var facts = FactResolver()
+        facts.offerStated(options, app: app, configPath: options.configPath(cwd: cwd))
+        facts.offerEntitlements(ent)
+        facts.apply(to: &unit, excluding: [.team])
 
         // Profile: the flag, the config app's, else the best match among the inputs.
         var profile: ProfileFile?
@@ -65,11 +68,19 @@ extension Linter {
         } else {
             profile = profiles.best(for: unit)
         }
+        // `given`: a profile the caller pairs the unit with even when its App ID does not match
+        // (a rule example's); it states no bundle ID then.
+        var matched = true
+        if profile == nil, let given {
+            profile = given
+            matched = false
+        }
         if let profile {
-            unit.takeFacts(of: profile)
+            unit.profile = profile
+            facts.offerProfile(profile, bundle: matched)
             unit.platform = profile.profile.isMacOS ? .macOS : .iOS
         }
-        unit.takeTeamAsAppIDPrefix()
+        facts.apply(to: &unit)
         if unit.platform == .unknown {
             if ent["com.apple.application-identifier"] != nil || ent["com.apple.security.app-sandbox"] != nil
                 || ent["com.apple.developer.team-identifier"] != nil && ent["application-identifier"] == nil {

@@ -72,7 +72,7 @@ public struct LockFile: Sendable, Hashable, Codable {
             case .xcode(let setting):
                 let name = setting.range(of: " at ").map { String(setting[..<$0.lowerBound]) } ?? setting
                 (kind, detail) = (.setting, name)
-            case .derived(let why):
+            case .assumed(let why), .derived(let why):
                 if isPrefix { (kind, detail) = (.guess, "App ID prefix taken to be the Team ID") }
                 else { (kind, detail) = (.derived, why.range(of: " at ").map { String(why[..<$0.lowerBound]) } ?? why) }
             }

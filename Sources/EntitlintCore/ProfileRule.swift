@@ -84,7 +84,7 @@ extension Linter {
     public func check(_ unit: SigningUnit, lock: LockFile? = nil, settings: CheckSettings = CheckSettings()) -> [Finding] {
         let context = UnitContext(unit: unit, lock: lock, settings: settings)
         var findings: [Finding] = []
-        for rule in rules { findings += rule.check(context) }
+        for rule in rules { findings += FactGate.check(rule, context) }
         findings += profileFindings(units: [unit], named: [], settings: settings)
         return applySeverities(findings).sorted()
     }
@@ -95,16 +95,8 @@ extension Linter {
                      teamID: String? = nil, profile: ProfileFile? = nil) -> SigningUnit {
         var unit = makeUnit(path: path, shown: path, document: document, facts: StatedFacts(teamID: teamID, bundleID: bundleID),
                             profiles: ProfileIndex(profile.map { [$0] } ?? []),
-                            byAbs: [:], cwd: Self.inMemoryFolder)
+                            byAbs: [:], cwd: Self.inMemoryFolder, pairedWith: profile)
         if let name { unit.name = name }
-        if let profile, unit.profile == nil {
-            unit.profile = profile
-            if let prefix = profile.profile.applicationIdentifierPrefixes.first {
-                unit.appIDPrefix = Fact(prefix, from: .profile(profile.path))
-            }
-            if unit.teamID == nil, let t = profile.profile.teamIdentifiers.first { unit.teamID = Fact(t, from: .profile(profile.path)) }
-            unit.platform = profile.profile.isMacOS ? .macOS : .iOS
-        }
         return unit
     }
 }

@@ -75,7 +75,7 @@ extension Linter {
         guard !projectRules.isEmpty, !contexts.isEmpty else { return [] }
         var out: [Finding] = []
         for rule in projectRules {
-            out += rule.check(project: contexts).filter { $0.unit.map(scope.contains) ?? true }
+            out += FactGate.check(project: rule, contexts).filter { $0.unit.map(scope.contains) ?? true }
         }
         return out
     }
@@ -90,7 +90,7 @@ extension Linter {
         for context in contexts { context.codeIndex = codeIndex }
         var findings: [Finding] = []
         for context in contexts {
-            for rule in rules where rule.asProjectRule == nil { findings += rule.check(context) }
+            for rule in rules where rule.asProjectRule == nil { findings += FactGate.check(rule, context) }
         }
         findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
         findings += referenceFindings(units: units, context: [], lock: lock, settings: settings, cwd: settings.workingDirectory,

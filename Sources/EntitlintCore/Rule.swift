@@ -120,6 +120,9 @@ public struct RuleDescription: Sendable, Hashable {
     /// reported as unused (finding nothing here means finding nothing in any run).
     public var readsOnlyTheFile: Bool
     public var precision: RulePrecision
+    /// The unit facts the rule reasons about (`FactGate` holds its findings to them); nil only
+    /// for descriptions made up for a finding of no registered rule.
+    public var facts: FactNeeds?
     /// The `security-severity` score SARIF consumers read (GitHub: 7.0-8.9 high, 4.0-6.9 medium),
     /// when the rule's findings weigh more than a keychain error's default (`SARIFRuleProperties`).
     public var securityScore: String?
@@ -136,7 +139,7 @@ public struct RuleDescription: Sendable, Hashable {
     private let examples: Examples
 
     public init(id: String, severity: Severity, category: RuleCategory, readsOnlyTheFile: Bool, precision: RulePrecision,
-                securityScore: String? = nil, canFix: Bool = false, summary: String, rationale: String,
+                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, summary: String, rationale: String,
                 triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
                 nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
         self.id = id
@@ -144,6 +147,7 @@ public struct RuleDescription: Sendable, Hashable {
         self.category = category
         self.readsOnlyTheFile = readsOnlyTheFile
         self.precision = precision
+        self.facts = facts
         self.securityScore = securityScore
         self.canFix = canFix
         self.summary = summary
@@ -153,7 +157,7 @@ public struct RuleDescription: Sendable, Hashable {
 
     public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
         a.id == b.id && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
-            && a.precision == b.precision && a.securityScore == b.securityScore && a.canFix == b.canFix
+            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix
             && a.summary == b.summary && a.rationale == b.rationale
             && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering
     }
@@ -287,12 +291,16 @@ public protocol Rule: Sendable {
     var asProjectRule: (any ProjectRule)? { get }
     /// The rule as a reference rule, if it is one (same reason).
     var asReferenceRule: (any ReferenceRule)? { get }
+    /// The facts `finding` rests on, of those the rule is certain with (`FactNeeds.certainWith`):
+    /// all of them unless the rule says a finding rests on fewer.
+    func facts(behind finding: Finding) -> [FactKind]
 }
 
 extension Rule {
     public var asProfileRule: (any ProfileRule)? { nil }
     public var asProjectRule: (any ProjectRule)? { nil }
     public var asReferenceRule: (any ReferenceRule)? { nil }
+    public func facts(behind finding: Finding) -> [FactKind] { Self.description.facts?.certainWith ?? [] }
 }
 
 /// A rule that compares units with the run's reference point (the lock file, or the units at a

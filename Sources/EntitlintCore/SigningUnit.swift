@@ -43,21 +43,29 @@ public struct SigningUnit: Sendable, Hashable {
 
     public var profile: ProfileFile? {
         get { extras?.profile }
-        set { setExtras(newValue, origin, artifact) }
+        set { setExtras(newValue, origin, artifact, unknownFacts) }
     }
     /// The project target and configuration that define the unit, when a project does (UnitOrigin.swift).
     public var origin: UnitOrigin? {
         get { extras?.origin }
-        set { setExtras(profile, newValue, artifact) }
+        set { setExtras(profile, newValue, artifact, unknownFacts) }
     }
     /// Set when the unit was read from a built product (Mach-O, `.app`, `.ipa`, `.xcarchive`).
     public var artifact: BuiltArtifactFacts? {
         get { extras?.artifact }
-        set { setExtras(profile, origin, newValue) }
+        set { setExtras(profile, origin, newValue, unknownFacts) }
+    }
+    /// Why a fact the unit lacks is unknown, when a source would state it but cannot be read (a
+    /// build setting only a missing per-developer file sets): `FactResolver` fills it in, and
+    /// `certainty(of:)` reads it. Empty for most units, so kept out of line too.
+    public var unknownFacts: [FactKind: String] {
+        get { extras?.unknown ?? [:] }
+        set { setExtras(profile, origin, artifact, newValue) }
     }
 
-    private mutating func setExtras(_ profile: ProfileFile?, _ origin: UnitOrigin?, _ artifact: BuiltArtifactFacts?) {
-        extras = profile == nil && origin == nil && artifact == nil ? nil : Extras(profile: profile, origin: origin, artifact: artifact)
+    private mutating func setExtras(_ profile: ProfileFile?, _ origin: UnitOrigin?, _ artifact: BuiltArtifactFacts?, _ unknown: [FactKind: String]) {
+        extras = profile == nil && origin == nil && artifact == nil && unknown.isEmpty
+            ? nil : Extras(profile: profile, origin: origin, artifact: artifact, unknown: unknown)
     }
 
     /// Immutable, so sharing one between copies of a unit is safe; compared by value.
@@ -65,13 +73,15 @@ public struct SigningUnit: Sendable, Hashable {
         let profile: ProfileFile?
         let origin: UnitOrigin?
         let artifact: BuiltArtifactFacts?
-        init(profile: ProfileFile?, origin: UnitOrigin?, artifact: BuiltArtifactFacts?) {
+        let unknown: [FactKind: String]
+        init(profile: ProfileFile?, origin: UnitOrigin?, artifact: BuiltArtifactFacts?, unknown: [FactKind: String]) {
             self.profile = profile
             self.origin = origin
             self.artifact = artifact
+            self.unknown = unknown
         }
         static func == (a: Extras, b: Extras) -> Bool {
-            a.profile == b.profile && a.origin == b.origin && a.artifact == b.artifact
+            a.profile == b.profile && a.origin == b.origin && a.artifact == b.artifact && a.unknown == b.unknown
         }
         func hash(into h: inout Hasher) {
             h.combine(profile)
@@ -91,7 +101,7 @@ public struct SigningUnit: Sendable, Hashable {
         self.teamID = teamID
         self.platform = platform
         self.variables = variables
-        if let profile { extras = Extras(profile: profile, origin: nil, artifact: nil) }
+        if let profile { extras = Extras(profile: profile, origin: nil, artifact: nil, unknown: [:]) }
     }
 
     /// The entitlements dictionary (empty when the root is not a dict).
@@ -240,34 +250,6 @@ public struct AccessGroupList: Sendable, Hashable {
         }
         entries = out
         keychainEntitlementHonoured = honoured
-    }
-}
-
-extension SigningUnit {
-    /// Pairs the unit with `profile` and takes what the profile states: its App ID prefix, and
-    /// the team and the bundle ID (an explicit App ID, no wildcard) when nothing else gave them.
-    package mutating func takeFacts(of profile: ProfileFile) {
-        self.profile = profile
-        let prof = profile.profile
-        if let prefix = prof.applicationIdentifierPrefixes.first { appIDPrefix = Fact(prefix, from: .profile(profile.path)) }
-        if teamID == nil, let team = prof.teamIdentifiers.first { teamID = Fact(team, from: .profile(profile.path)) }
-        if bundleID == nil, let pattern = prof.applicationIdentifier, !pattern.containsASCII("*"), let dot = pattern.firstIndex(of: ".") {
-            bundleID = Fact(String(pattern[pattern.index(after: dot)...]), from: .profile(profile.path))
-        }
-    }
-
-    /// With no App ID prefix from a profile or the entitlements: the Team ID (else the
-    /// entitlements' `com.apple.developer.team-identifier`, which then is the team too), taken to
-    /// be the prefix, and said to be assumed.
-    package mutating func takeTeamAsAppIDPrefix() {
-        if appIDPrefix == nil, let team = teamID {
-            appIDPrefix = Fact(team.value, from: .derived("App ID prefix taken to be the Team ID (\(team.source))"))
-        }
-        let key = "com.apple.developer.team-identifier"
-        if teamID == nil, let t = entitlements[key]?.string, t.isTeamIDLike {
-            teamID = Fact(t, from: .entitlements(key: key))
-            if appIDPrefix == nil { appIDPrefix = Fact(t, from: .derived("App ID prefix taken to be the Team ID (\(key))")) }
-        }
     }
 }
 

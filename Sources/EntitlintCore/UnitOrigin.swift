@@ -79,6 +79,10 @@ public struct UnitOrigin: Sendable, Hashable {
     /// configuration reads is missing (a per-developer or generated xcconfig): name -> that file,
     /// as shown. Unknown, not empty: rules leave their references alone.
     public var unknownSettings: [String: String] = [:]
+    /// The signing settings (`DEVELOPMENT_TEAM`, `PRODUCT_BUNDLE_IDENTIFIER`) that no committed file
+    /// sets while a file this configuration reads is missing: name -> that file, as shown. The
+    /// fact they give is unknown, not absent (`FactResolver.offerUnknown`).
+    public var unknownKeySettings: [String: String] = [:]
     /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
     public var profileNote: String?
     /// Absolute paths of files the target's synchronised folders exclude from it

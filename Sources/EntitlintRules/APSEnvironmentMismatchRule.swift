@@ -5,7 +5,7 @@ import PropertyList
 struct APSEnvironmentMismatchRule: Rule {
     static let description = RuleDescription(
         id: "aps-environment-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "A push environment (aps-environment) that the profile kind cannot sign.",
         rationale: """
         `aps-environment` (macOS: `com.apple.developer.aps-environment`) is `development` or `production`, and a \

@@ -5,7 +5,7 @@ import PropertyList
 struct AppClipAccessGroupsRule: Rule {
     static let description = RuleDescription(
         id: "app-clip-access-groups", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "An App Clip with keychain-access-groups: any entry, its own App ID included, makes every keychain call of the clip fail.",
         rationale: """
         Every keychain call of an App Clip fails with `errSecRestrictedAPI` (-34020) unless the clip's whole \

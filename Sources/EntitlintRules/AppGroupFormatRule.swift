@@ -5,7 +5,7 @@ import PropertyList
 struct AppGroupFormatRule: Rule {
     static let description = RuleDescription(
         id: "app-group-format", severity: .error,
-        category: .project, readsOnlyTheFile: false, precision: .high,
+        category: .project, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "An app group that does not fit its platform's form: `group.<name>` on iOS; `group.<name>` or `<TeamID>.<name>` on macOS (a warning there).",
         rationale: """
         On iOS (and watchOS, tvOS, visionOS) every app group must start with `group.`; anything else is rejected when \

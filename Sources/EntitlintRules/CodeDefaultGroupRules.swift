@@ -5,7 +5,7 @@ import EntitlintCore
 struct SaveToSharedDefaultGroupRule: ProjectRule {
     static let description = RuleDescription(
         id: "save-to-shared-default-group", severity: .warning,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code saves a keychain item without an access group, so it lands in a default group that other targets share.",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores the item in the default group, element 0 of the list \
@@ -85,7 +85,7 @@ struct SaveToSharedDefaultGroupRule: ProjectRule {
 struct AccessGroupUnusedInCodeRule: ProjectRule {
     static let description = RuleDescription(
         id: "access-group-unused-in-code", severity: .note,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "A keychain access group other than the default that no code of any target names.",
         rationale: """
         An item gets into a keychain group other than the default only when code passes that group as \

@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupNotEntitledRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-not-entitled", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code passes a keychain access group that the entitlements of a target compiling it do not grant.",
         rationale: """
         A keychain query that names an access group succeeds only when the group is in the app's access-group list, \

@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupMissingPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-missing-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code passes a keychain access group without the App ID prefix that its entitlements give it.",
         rationale: """
         Xcode expands `$(AppIdentifierPrefix)` in the entitlements, but code must pass the whole string: \
@@ -60,14 +60,15 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
 struct CodeGroupWrongPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-wrong-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "Code spells a keychain access group with an App ID prefix that is not the target's.",
         rationale: """
         Keychain groups carry the App ID prefix (keychain-access-groups.md section 6), and code that hard-codes it breaks when it \
         differs from the target's: after a team migration, in a fork built by another team, or for apps of teams \
         older than 2011, whose App ID prefix may differ from their Team ID. Matching is exact (keychain-access-groups.md section \
         1): the call fails with errSecMissingEntitlement (-34018). An error when the target's prefix is known (from \
-        its profile, or spelled in its entitlements); a note when it is only assumed equal to the Team ID.
+        its profile, spelled in its entitlements, or a team you state with `--team-id` or the configuration's `team:`); \
+        a note when it is only assumed equal to a Team ID read from the project.
         """,
         triggering: [
             .project([

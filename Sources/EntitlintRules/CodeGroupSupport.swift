@@ -10,8 +10,8 @@ enum CodeGroupStanding {
     /// The code spells `name` where the list has `PREFIX.name`.
     case missingPrefix(AccessGroupEntry)
     /// The code spells `CODEPREFIX.name` where the list has `PREFIX.name` with another prefix;
-    /// `known`: the unit's prefix is known (a profile, or spelled in the entitlements), not
-    /// assumed equal to the Team ID.
+    /// `known`: the unit's prefix is known (a profile, spelled in the entitlements, or a team the
+    /// user states), not assumed equal to the Team ID.
     case wrongPrefix(AccessGroupEntry, written: String, known: Bool)
     case notGranted
 }
@@ -44,9 +44,9 @@ extension UnitContext {
             // Either prefix still a variable: whether they differ is not known.
             if codePrefix.hasPrefix("$(") || prefix.hasPrefix("$(") { return (group, .unknowable) }
             let spelled = !entry.raw.contains("$(") && !entry.raw.contains("${")
-            var known = spelled
-            if case .profile = unit.appIDPrefix?.source { known = true }
-            if case .entitlements = unit.appIDPrefix?.source { known = true }
+            // The entry's prefix is known when the file spells it, else as far as the unit's App ID
+            // prefix is (`FactResolver`: a profile's, the file's own, or a team the user states).
+            let known = spelled || unit.certainty(of: .appIDPrefix).isKnown
             return (group, .wrongPrefix(entry, written: codePrefix, known: known))
         }
         if expanded.symbolic.contains(where: { $0.name.hasSuffix("Prefix") }),

@@ -4,7 +4,7 @@ import EntitlintCore
 struct CommentInPlistRule: Rule {
     static let description = RuleDescription(
         id: "comment-in-plist", severity: .note,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "An XML comment in an entitlements file.",
         rationale: """
         Comments are legal between plist elements, but parser disagreements over comments and odd XML were the \

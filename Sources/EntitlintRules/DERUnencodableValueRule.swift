@@ -5,7 +5,7 @@ import PropertyList
 struct DERUnencodableValueRule: Rule {
     static let description = RuleDescription(
         id: "der-unencodable-value", severity: .error,
-        category: .signing, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .signing, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "A `<data>`, `<date>` or `<real>` entitlement value, which DER entitlements cannot hold.",
         rationale: """
         Signatures carry the entitlements twice: as XML (slot 5) and as DER (slot 7), and DER entitlements have no \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct DefaultGroupDriftRule: ReferenceRule {
     static let description = RuleDescription(
         id: "default-group-drift", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores items in the default group, element 0 of the access-group \

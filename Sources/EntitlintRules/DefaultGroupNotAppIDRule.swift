@@ -4,7 +4,7 @@ import EntitlintCore
 struct DefaultGroupNotAppIDRule: Rule {
     static let description = RuleDescription(
         id: "default-group-not-app-id", severity: .note,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.bundleID]),
         summary: "Keychain sharing is on and the first group is not the app's own App ID: the default group is a shared one.",
         rationale: """
         The default group is the first keychain access group (keychain-access-groups.md section 1). Before sharing is turned on it \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct DoublePrefixRule: Rule {
     static let description = RuleDescription(
         id: "double-prefix", severity: .error,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "A prefix twice: `$(AppIdentifierPrefix).x`, `$(TeamIdentifierPrefix).x` or `$(AppIdentifierPrefix)ABCDE12345.x`.",
         rationale: """
         `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` already end with a dot (keychain-access-groups.md section 2), so \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct DuplicateAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "duplicate-access-group", severity: .warning,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "The same keychain access group listed twice.",
         rationale: """
         The access-group list is ordered and matched exactly (keychain-access-groups.md section 1); a repeated group adds nothing \

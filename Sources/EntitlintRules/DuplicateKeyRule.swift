@@ -5,7 +5,7 @@ import PropertyList
 struct DuplicateKeyRule: Rule {
     static let description = RuleDescription(
         id: "duplicate-key", severity: .warning,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "A plist dict key given twice; the earlier value is dead.",
         rationale: """
         CoreFoundation accepts duplicate keys silently and keeps the last (keychain-access-groups.md section 5). The earlier \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct EmptyAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "empty-access-group", severity: .error,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "An empty, whitespace-only or nameless group (`$(AppIdentifierPrefix)` alone), or one with padding or invisible characters.",
         rationale: """
         `""` is never a valid access group: no profile allows it, so the build, the install or the upload is \

@@ -5,7 +5,7 @@ import PropertyList
 struct EntitlementNotInProfileRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-not-in-profile", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
         summary: "An entitlement the app claims that the profile's allowlist does not include.",
         rationale: """
         The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every key the app claims must be \

@@ -6,7 +6,7 @@ import Provisioning
 struct EntitlementValueMismatchRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-value-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
         summary: "An entitlement value that the profile's allowlist does not permit.",
         rationale: """
         For a key the profile does include, the app's value must be allowed by the profile's (keychain-access-groups.md section \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct GroupMissingFromProfileRule: Rule {
     static let description = RuleDescription(
         id: "group-missing-from-profile", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
         summary: "A keychain group that no entry of the profile's keychain-access-groups allows.",
         rationale: """
         The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every keychain group of the app \

@@ -6,7 +6,7 @@ import EntitlintCore
 struct InconsistentDefaultGroupRule: ProjectRule {
     static let description = RuleDescription(
         id: "inconsistent-default-group", severity: .warning,
-        category: .project, readsOnlyTheFile: false, precision: .high,
+        category: .project, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "An extension that does not list its host app's default access group (or whose own default the host does not list) although both share a keychain group, or configurations of one target whose default groups differ.",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores an item in the first group of the list, the default \

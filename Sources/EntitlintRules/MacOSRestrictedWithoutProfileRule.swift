@@ -5,7 +5,7 @@ import PropertyList
 struct MacOSRestrictedWithoutProfileRule: Rule {
     static let description = RuleDescription(
         id: "macos-restricted-without-profile", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "A built macOS bundle signed with keychain-access-groups or com.apple.application-identifier but no embedded profile.",
         rationale: """
         On macOS, `keychain-access-groups` and `com.apple.application-identifier` are restricted entitlements: a \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct NonStringAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "non-string-access-group", severity: .error,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "An element of keychain-access-groups, the app groups or the associated App IDs that is not a string (or a value that is not an array).",
         rationale: """
         If any element of `keychain-access-groups` is not a string, the system ignores the whole entitlement \

@@ -5,7 +5,7 @@ import EntitlintCore
 struct ParseErrorRule: Rule {
     static let description = RuleDescription(
         id: "parse-error", severity: .error,
-        category: .tool, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "A file that is not a valid property list or provisioning profile.",
         rationale: """
         codesign, Xcode and the App Store read entitlements with CoreFoundation's parser, which rejects unknown \

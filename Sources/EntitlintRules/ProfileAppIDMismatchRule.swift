@@ -5,7 +5,7 @@ import PropertyList
 struct ProfileAppIDMismatchRule: Rule {
     static let description = RuleDescription(
         id: "profile-app-id-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "The unit's bundle ID is not covered by its App ID: the entitlements' own application-identifier, or the profile's.",
         rationale: """
         The App ID is the App ID prefix, a dot and the bundle ID (keychain-access-groups.md section 2). A profile is for one App ID \
@@ -54,7 +54,7 @@ struct ProfileAppIDMismatchRule: Rule {
     static func isIndependent(_ source: FactSource) -> Bool {
         switch source {
         case .entitlements, .profile: return false
-        case .flag, .config, .xcode, .derived: return true
+        case .flag, .config, .xcode, .derived, .assumed: return true
         }
     }
 

@@ -5,7 +5,7 @@ import PropertyList
 struct ProfileExpiringRule: ProfileRule {
     static let description = RuleDescription(
         id: "profile-expiring", severity: .warning,
-        category: .signing, readsOnlyTheFile: false, precision: .high,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
         summary: "A provisioning profile in use that expires within 30 days (configurable).",
         rationale: """
         A profile stops working on its `ExpirationDate` (keychain-access-groups.md section 3): a release built with it after that \

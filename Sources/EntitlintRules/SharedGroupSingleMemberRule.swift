@@ -5,7 +5,7 @@ import EntitlintCore
 struct SharedGroupSingleMemberRule: ProjectRule {
     static let description = RuleDescription(
         id: "shared-group-single-member", severity: .note,
-        category: .project, readsOnlyTheFile: false, precision: .medium,
+        category: .project, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
         summary: "A keychain or app group meant for sharing (not the unit's own App ID) that no other target of the project claims.",
         rationale: """
         A keychain access group other than the app's own App ID, or an app group, exists to share items with other \

@@ -5,7 +5,7 @@ import EntitlintCore
 struct TeamMismatchAcrossTargetsRule: ProjectRule {
     static let description = RuleDescription(
         id: "team-mismatch-across-targets", severity: .error,
-        category: .project, readsOnlyTheFile: false, precision: .high,
+        category: .project, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.teamID]),
         summary: "Targets that claim the same group but have different teams or App ID prefixes, so they can never share it.",
         rationale: """
         Keychain items cannot move between teams: a keychain access group is `PREFIX.name`, and the prefix is the \
@@ -61,11 +61,9 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
     /// Apps that embed a target of another team in the same configuration, both teams set in the
     /// project: one finding per app configuration, at its team, naming the targets.
     func embeddingFindings(_ units: [UnitContext]) -> [Finding] {
-        /// A team that is a fact (the project's setting, a profile, a flag, the configuration), not derived.
+        /// A team that is known (the project's setting, a profile, a flag, the configuration), not assumed.
         func projectTeam(_ u: SigningUnit) -> String? {
-            guard let t = u.teamID else { return nil }
-            if case .derived = t.source { return nil }
-            return t.value
+            u.certainty(of: .teamID).isKnown ? u.teamID?.value : nil
         }
         var hostsByKey: [String: UnitContext] = [:]
         for c in units {

@@ -5,6 +5,7 @@ struct TeamPrefixMismatchRule: Rule {
     static let description = RuleDescription(
         id: "team-prefix-mismatch", severity: .error,
         category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        facts: FactNeeds(needs: [.appIDPrefix], certainWith: [.appIDPrefix], whenAssumed: .note),
         summary: "An access group, application-identifier or team-identifier whose prefix is not the unit's App ID prefix / Team ID.",
         rationale: """
         Keychain items cannot move between teams: every keychain group of an app must start with that app's App ID \
@@ -18,8 +19,8 @@ struct TeamPrefixMismatchRule: Rule {
         group can be kept only by moving them into an app group before the transfer (section 2). This rule owns \
         such a value: `group-missing-from-profile` and `profile-app-id-mismatch` do not report it again. \
         Without a profile the App ID prefix is only assumed equal to the Team ID read from the project: a group \
-        under another 10-character prefix may then be the team's legacy prefix, so the finding is a note that \
-        says what was assumed. A Team ID you state (`--team-id`, the configuration's `team:`) is taken as the \
+        under another 10-character prefix may then be the team's legacy prefix, so the finding is a note whose \
+        notes say what was assumed. A Team ID you state (`--team-id`, the configuration's `team:`) is taken as the \
         App ID prefix too.
         """,
         triggering: [
@@ -70,33 +71,19 @@ struct TeamPrefixMismatchRule: Rule {
     /// What a prefix listed in `previous-application-identifiers` does not do, for messages.
     static let previousNote = " (it is in previous-application-identifiers, which keeps the App ID's continuity after a transfer but gives no keychain access: the profile allows only the new prefix, and items in the old group can be kept only by moving them into an app group before the transfer)"
 
+    /// A finding about `com.apple.developer.team-identifier` compares it with the Team ID, not the
+    /// App ID prefix: it is as certain as the team, whatever was assumed of the prefix.
+    func facts(behind finding: Finding) -> [FactKind] {
+        finding.keyPath == Self.teamKey ? [] : Self.description.facts?.certainWith ?? []
+    }
+    static let teamKey = "com.apple.developer.team-identifier"
+
     func check(_ context: UnitContext) -> [Finding] {
         let unit = context.unit
         guard let prefix = unit.appIDPrefix else { return [] }
         let own = Self.ownPrefixes(unit)
         let previous = Set(context.strings(of: "previous-application-identifiers").map { String($0.value.firstComponent) })
         var out: [Finding] = []
-        // Assumed is not known: with no profile, the App ID prefix is only taken to be the Team ID,
-        // and a team created before June 2011 may have a legacy prefix that differs (section 2).
-        // A Team ID the user states (`--team-id`, the configuration's `team:`) is the App ID prefix
-        // too, as the configuration page says; one read from a project only suggests it.
-        var assumed = false
-        if case .derived = prefix.source {
-            switch unit.teamID?.source {
-            case .flag?, .config?: assumed = false
-            default: assumed = true
-            }
-        }
-        let assumption = "; the App ID prefix is only assumed equal to the Team ID, and a team created before June 2011 may have a legacy prefix: if \(prefix.value) is not this app's, check its profile"
-        func add(_ f: Finding) {
-            var f = f
-            if assumed {
-                f.severity = .note
-                f.message += assumption
-            }
-            out.append(f)
-        }
-
         for item in context.keychainGroups {
             let value = context.expanded(item).text
             guard let first = Self.foreignPrefix(of: value, own: own) else { continue }
@@ -107,7 +94,7 @@ struct TeamPrefixMismatchRule: Rule {
                 why = Self.previousNote
             }
             let fix = previous.contains(first) ? "remove it, or migrate its items first" : "keychain groups must use the App ID prefix: write \"$(AppIdentifierPrefix)\(value.dropFirst(first.count + 1))\""
-            add(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(why); \(fix)",
+            out.append(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(why); \(fix)",
                                in: context, at: item.location, keyPath: item.keyPath))
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {
@@ -118,26 +105,21 @@ struct TeamPrefixMismatchRule: Rule {
             let note = previous.contains(first) ? Self.previousNote : ""
             if case .entitlements(let k) = prefix.source, k == key {
                 // The prefix was read from this very key: compare with a Team ID given by the user.
-                guard let team = context.unit.teamID, team.value != first else { continue }
-                switch team.source {
-                case .flag, .config:
-                    add(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
-                                       in: context, at: node.location, keyPath: key))
-                default:
-                    break
-                }
+                guard let team = context.unit.teamID, team.value != first, team.source.isStated else { continue }
+                out.append(finding("\(key) \"\(value)\" has prefix \(first), but the Team ID is \(team.value) (\(team.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\" (if the team has a legacy App ID prefix, pass its profile with --profile)",
+                                   in: context, at: node.location, keyPath: key))
                 continue
             }
             guard !own.contains(first) else { continue }
-            add(finding("\(key) \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
+            out.append(finding("\(key) \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(note); use \"$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)\"",
                                in: context, at: node.location, keyPath: key))
         }
-        if let node = unit.entitlements["com.apple.developer.team-identifier"], let raw = node.string, let team = unit.teamID {
+        if let node = unit.entitlements[Self.teamKey], let raw = node.string, let team = unit.teamID {
             let value = context.expand(raw).text
             if !Self.ownTeams(unit).contains(value), VariableExpander.references(in: value).isEmpty {
                 if case .entitlements = team.source {} else {
                     out.append(finding("com.apple.developer.team-identifier is \"\(value)\", but the Team ID is \(team.value) (\(team.source)); use \"$(DEVELOPMENT_TEAM)\"",
-                                       in: context, at: node.location, keyPath: "com.apple.developer.team-identifier"))
+                                       in: context, at: node.location, keyPath: Self.teamKey))
                 }
             }
         }

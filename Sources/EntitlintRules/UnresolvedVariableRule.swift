@@ -5,7 +5,7 @@ import PropertyList
 struct UnresolvedVariableRule: Rule {
     static let description = RuleDescription(
         id: "unresolved-variable", severity: .warning,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "A $(VAR), ${VAR} or template placeholder that cannot be expanded from the known settings.",
         rationale: """
         Xcode expands `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)`, `$(PRODUCT_BUNDLE_IDENTIFIER)` and \

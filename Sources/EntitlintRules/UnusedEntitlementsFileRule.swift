@@ -4,7 +4,7 @@ import EntitlintCore
 struct UnusedEntitlementsFileRule: Rule {
     static let description = RuleDescription(
         id: "unused-entitlements-file", severity: .note,
-        category: .project, readsOnlyTheFile: true, precision: .veryHigh,
+        category: .project, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "An entitlements file in a project's folders that no target signs with and no setting or build file names.",
         rationale: """
         Xcode signs a target with the file its `CODE_SIGN_ENTITLEMENTS` names (an XcodeGen target's \

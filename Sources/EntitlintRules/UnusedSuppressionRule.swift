@@ -6,7 +6,7 @@ import EntitlintCore
 struct UnusedSuppressionRule: Rule {
     static let description = RuleDescription(
         id: Linter.unusedSuppressionID, severity: .warning,
-        category: .tool, readsOnlyTheFile: false, precision: .high,
+        category: .tool, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "An `entitlint:` directive comment that suppresses nothing: unknown rule, not a directive, or no finding where it points.",
         rationale: """
         `<!-- entitlint:disable-next-line RULE: reason -->` silences RULE on the next element and \

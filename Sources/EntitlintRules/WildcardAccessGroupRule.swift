@@ -4,7 +4,7 @@ import EntitlintCore
 struct WildcardAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "wildcard-access-group", severity: .error,
-        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, securityScore: "6.5",
+        category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing, securityScore: "6.5",
         summary: "`*` anywhere in an app's keychain-access-groups or app groups.",
         rationale: """
         Wildcards belong in provisioning profiles, never in an app (keychain-access-groups.md section 3.1). At run time matching is \

@@ -23,7 +23,7 @@ extension Linter {
             for unit in r.units {
                 let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
                 for rule in rules {
-                    for var f in rule.check(context) {
+                    for var f in FactGate.check(rule, context) {
                         f.line = 0
                         f.column = 0
                         total.findings.append(f)

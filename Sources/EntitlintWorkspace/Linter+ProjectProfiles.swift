@@ -126,20 +126,15 @@ struct ProjectProfiles {
 }
 
 extension Linter {
-    /// The signing unit of a discovered one. Facts, first match wins: the flags, then the project's
-    /// build settings, then the config (`apps:` entry for the entitlements file, then `team:`), then
-    /// the profile, then the entitlements file itself. The profile: `--profile`, else the one
+    /// The signing unit of a discovered one, its facts as `FactResolver` orders them (the project's
+    /// build settings in the `buildSetting` slot; one only a missing file sets is unknown). The profile: `--profile`, else the one
     /// `PROVISIONING_PROFILE` (UUID) or `PROVISIONING_PROFILE_SPECIFIER` (name) names, else the config
     /// app's, else the best match by App ID.
     func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: ProjectProfiles.Candidates, byAbs: [String: ParsedInput],
                          cwd: String) -> SigningUnit {
         let config = options.configuration
-        let configPath = config?.path.map { Paths.display($0, cwd: cwd) } ?? ".entitlint.yml"
-        var app: Configuration.App?
-        if let config, !config.apps.isEmpty, let path = d.entitlementsPath {
-            let abs = Paths.absolute(path, cwd: cwd)
-            app = config.apps.first { Paths.absolute(config.resolve($0.entitlements), cwd: cwd) == abs }
-        }
+        let stated = options.statedFacts
+        let app = stated.app(forEntitlements: d.entitlementsPath, cwd: cwd)
         var variables = config?.variables ?? [:]
         for (k, v) in d.variables { variables[k] = v }
         var unit = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform,
@@ -147,24 +142,17 @@ extension Linter {
         var origin = d.origin
         let ent = unit.entitlements
 
-        if let t = options.teamID { unit.teamID = Fact(t, from: .flag("--team-id")) }
-        else if let t = d.teamID { unit.teamID = t }
-        else if let t = app?.team { unit.teamID = Fact(t, from: .config(configPath)) }
-        else if let t = config?.team { unit.teamID = Fact(t, from: .config(configPath)) }
-        if let b = options.bundleID { unit.bundleID = Fact(b, from: .flag("--bundle-id")) }
-        else if let b = d.bundleID { unit.bundleID = b }
-        else if let b = app?.bundleID { unit.bundleID = Fact(b, from: .config(configPath)) }
-
-        // A literal `PREFIX.bundle` application-identifier in the file.
-        let appIDKey = ent["application-identifier"] != nil ? "application-identifier" : "com.apple.application-identifier"
-        if let appID = ent[appIDKey]?.string, !appID.containsASCII(sequence: "$("), !appID.containsASCII(sequence: "${"),
-           let dot = appID.firstIndex(of: "."), String(appID[..<dot]).isTeamIDLike {
-            let bundle = String(appID[appID.index(after: dot)...])
-            if unit.bundleID == nil, !bundle.isEmpty, !bundle.containsASCII("*") {
-                unit.bundleID = Fact(bundle, from: .entitlements(key: appIDKey))
+        var facts = FactResolver()
+        facts.offerStated(stated, app: app, configPath: stated.configPath(cwd: cwd))
+        facts.offer(.teamID, from: .buildSetting, d.teamID)
+        facts.offer(.bundleID, from: .buildSetting, d.bundleID)
+        for (kind, setting) in [(FactKind.teamID, "DEVELOPMENT_TEAM"), (.bundleID, "PRODUCT_BUNDLE_IDENTIFIER")] {
+            if let file = origin.unknownKeySettings[setting] {
+                facts.offerUnknown(kind, from: .buildSetting, why: "\(setting) comes from \(file), which this checkout lacks")
             }
-            unit.appIDPrefix = Fact(String(appID[..<dot]), from: .entitlements(key: appIDKey))
         }
+        facts.offerEntitlements(ent)
+        facts.apply(to: &unit, excluding: [.team])
 
         var profile: ProfileFile?
         if let p = options.profilePath {
@@ -190,10 +178,11 @@ extension Linter {
             }
         }
         if let profile {
-            unit.takeFacts(of: profile)
+            unit.profile = profile
+            facts.offerProfile(profile)
             if unit.platform == .unknown { unit.platform = profile.profile.isMacOS ? .macOS : .iOS }
         }
-        unit.takeTeamAsAppIDPrefix()
+        facts.apply(to: &unit)
         unit.origin = origin
         return unit
     }

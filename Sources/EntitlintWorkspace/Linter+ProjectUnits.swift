@@ -38,7 +38,7 @@ extension Linter {
             let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
             var found: [Finding] = []
             if d.inScope {
-                for rule in self.rules where rule.asProjectRule == nil { found += rule.check(context) }
+                for rule in self.rules where rule.asProjectRule == nil { found += FactGate.check(rule, context) }
                 found = Self.withoutUnknownFacts(found, of: unit)
             }
             out[i] = (context, found)

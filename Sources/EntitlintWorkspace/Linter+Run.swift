@@ -217,7 +217,7 @@ extension Linter {
                     || (unit.isVariant ? type(of: rule).description.readsOnlyTheFile : Self.deadFileRules.contains(type(of: rule).description.id)) {
                     // Most rules find nothing: appending their empty array still made a new
                     // buffer for `found` every time.
-                    let result = rule.check(context)
+                    let result = FactGate.check(rule, context)
                     if !result.isEmpty { found += result }
                 }
                 slots[i] = found

@@ -108,7 +108,7 @@ extension Linter {
             let unit = makeUnit(path: name, shown: name, document: document, facts: options.statedFacts, profiles: ProfileIndex(profiles),
                                 byAbs: byAbs, cwd: cwd)
             let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
-            for rule in rules { findings += rule.check(context) }
+            for rule in rules { findings += FactGate.check(rule, context) }
             units.append(unit)
         }
         findings += profileFindings(units: units, named: profiles.filter { $0.path == name || options.profilePath.map { Paths.display($0, cwd: cwd) } == $0.path },

@@ -152,7 +152,10 @@ public struct AccessReport: Sendable, Codable, Hashable {
         }
         let o = s.origin
         var assumed = false
-        if case .derived? = s.appIDPrefix?.source { assumed = true }
+        switch s.appIDPrefix?.source {
+        case .derived?, .assumed?: assumed = true
+        default: break
+        }
         var unit = Unit(name: s.name, project: o?.projectFile, target: o?.target, configuration: o?.configuration, kind: o?.kind.rawValue,
                     host: o?.hostTarget, platform: s.platform.rawValue, sdk: o?.sdk,
                     entitlements: o.map { $0.hasEntitlementsFile ? s.entitlementsPath : nil } ?? s.entitlementsPath,

@@ -27,10 +27,13 @@ struct EntitlementsSettings {
 
     /// `unknown`, each setting with the missing file that could set it (as shown).
     var unknownFiles: [String: String] {
-        unknown.mapValues { problem in
-            let rest = problem.dropFirst(SettingsEvaluator.missingFilePrefix.count)
-            return rest.range(of: ", which is not here (", options: .backwards).map { String(rest[..<$0.lowerBound]) } ?? String(rest)
-        }
+        unknown.mapValues(Self.missingFile(in:))
+    }
+
+    /// The missing file (as shown) a `ResolvedSetting.isUnknownForMissingFile` problem names.
+    static func missingFile(in problem: String) -> String {
+        let rest = problem.dropFirst(SettingsEvaluator.missingFilePrefix.count)
+        return rest.range(of: ", which is not here (", options: .backwards).map { String(rest[..<$0.lowerBound]) } ?? String(rest)
     }
 
     init(document: PlistDocument, evaluator base: SettingsEvaluator, hint: Hint) {

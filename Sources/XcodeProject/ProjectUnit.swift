@@ -69,6 +69,17 @@ enum KeySetting {
     static let catalyst = "SUPPORTS_MACCATALYST"
     static let deriveCatalystBundleID = "DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER"
     static let all = [bundleID, team, entitlements, specifier, profile, style, sdkRoot, platforms, infoPlist, catalyst, deriveCatalystBundleID]
+
+    /// The signing settings that give a unit's facts (`UnitOrigin.unknownKeySettings`) and are
+    /// unknown because only a missing file sets them: name -> that file, as shown.
+    static func unknownForMissingFile(_ resolve: (String) -> ResolvedSetting?) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in [team, bundleID] {
+            guard let r = resolve(name), r.value == nil, r.isUnknownForMissingFile, let problem = r.problem else { continue }
+            out[name] = EntitlementsSettings.missingFile(in: problem)
+        }
+        return out
+    }
 }
 
 /// The variables (other than the standard signing ones) the entitlements refer to.

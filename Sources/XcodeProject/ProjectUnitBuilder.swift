@@ -269,6 +269,7 @@ struct ProjectUnitBuilder {
                                 hasEntitlementsFile: entitlementsPath != nil, settingSources: sources)
         origin.emptySettings = entitlementSettings.empty
         origin.unknownSettings = entitlementSettings.unknownFiles
+        origin.unknownKeySettings = KeySetting.unknownForMissingFile { resolved[$0] }
         origin.excludedFiles = target.excludedFiles.map(files.absolute)
         origin.sources = unitSources(target, config, settings: settings, infoPlist: nonEmpty(KeySetting.infoPlist))
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),

@@ -213,6 +213,7 @@ extension XcodeGenSpec {
                                             settingSources: sources)
                     origin.emptySettings = entitlementSettings.empty
                     origin.unknownSettings = entitlementSettings.unknownFiles
+                    origin.unknownKeySettings = KeySetting.unknownForMissingFile { evaluator.resolveForSigning($0, structural: true) }
                     let key = files.absolute(specPath) + "#"
                     let code = catalog.withLinked(key + t.name, own: {
                         Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)

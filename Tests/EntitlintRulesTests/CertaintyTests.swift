@@ -3,8 +3,8 @@ import EntitlintCore
 import PropertyList
 @testable import EntitlintRules
 
-/// Severity follows what is known: a finding that rests on an assumed fact is a note that says what
-/// was assumed; the same finding on a known fact keeps its severity.
+/// Severity follows what is known: a finding that rests on an assumed fact is a note whose notes say
+/// what was assumed; the same finding on a known fact keeps its severity.
 final class CertaintyTests: XCTestCase {
     func entitlements(_ groups: [String]) -> [UInt8] {
         Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>keychain-access-groups</key>\n\t<array>\n"
@@ -21,17 +21,18 @@ final class CertaintyTests: XCTestCase {
         // The team as a project gives it (DEVELOPMENT_TEAM), and the App ID prefix assumed from it.
         unit.teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
         unit.appIDPrefix = knownPrefix.map { Fact($0, from: .profile("App.mobileprovision")) }
-            ?? Fact("ABCDE12345", from: .derived("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+            ?? Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
         return linter.check(unit)
     }
 
     func testAForeignPrefixUnderAnAssumedAppIDPrefixIsANoteSayingSo() throws {
         let assumed = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: nil).filter { $0.rule == "team-prefix-mismatch" }
         XCTAssertEqual(assumed.map(\.severity), [.note], "\(assumed.map(\.message))")
-        XCTAssertTrue(assumed.first?.message.contains("only assumed equal to the Team ID") == true, "\(assumed.map(\.message))")
+        XCTAssertEqual(assumed.first?.notes, [FactGate.note(.appIDPrefix, value: "ABCDE12345", assumed: "App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)")])
+        XCTAssertTrue(assumed.first?.notes.first?.contains("--profile") == true, "\(assumed.map(\.notes))")
         let known = try findings(["ZZZZZ99999.com.example.shared"], knownPrefix: "ABCDE12345").filter { $0.rule == "team-prefix-mismatch" }
         XCTAssertEqual(known.map(\.severity), [.error], "\(known.map(\.message))")
-        XCTAssertFalse(known.first?.message.contains("assumed") == true)
+        XCTAssertEqual(known.first?.notes, [])
     }
 
     func testABundleIDThatStartsWithTheTeamIDIsNoDoublePrefix() throws {
@@ -45,5 +46,27 @@ final class CertaintyTests: XCTestCase {
         let f = try XCTUnwrap(try findings(["$(AppIdentifierPrefix)*"], knownPrefix: nil).first { $0.rule == "wildcard-access-group" })
         XCTAssertEqual(f.severity, .error)
         XCTAssertTrue(f.message.contains("keep it first and add the real groups after it"), f.message)
+    }
+
+    /// Code that spells another prefix than a `$(AppIdentifierPrefix)` group: an error when the
+    /// user states the team (the prefix is then known), a note when the team is the project's.
+    func testCodeSpellingAnotherPrefixIsAnErrorOnlyWhenThePrefixIsKnown() throws {
+        let example = RuleExample.project([
+            ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                               sources: ["App/Store.swift": "let q: [String: Any] = [kSecAttrAccessGroup as String: \"FGHIJ67890.com.example.shared\"]\nSecItemAdd(q as CFDictionary, nil)\n"]),
+        ])
+        let linter = Linter(rules: [CodeGroupWrongPrefixRule()])
+        func severities(_ units: [SigningUnit]) -> [Severity] {
+            linter.lint(units: units, settings: CheckSettings(now: RuleExampleRunner.now), codeIndex: ProjectExampleRunner.codeIndex(example))
+                .filter { $0.rule == "code-group-wrong-prefix" }.map(\.severity)
+        }
+        let stated = ProjectExampleRunner.units(example, linter: linter)
+        XCTAssertEqual(stated.first?.certainty(of: .appIDPrefix), .known, "a team given as --team-id is the prefix")
+        XCTAssertEqual(severities(stated), [.error])
+        var fromProject = stated
+        fromProject[0].teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
+        fromProject[0].appIDPrefix = Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+        XCTAssertEqual(severities(fromProject), [.note])
     }
 }

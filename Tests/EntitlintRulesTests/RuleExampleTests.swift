@@ -51,6 +51,12 @@ final class RuleExampleTests: XCTestCase {
                 XCTAssertTrue((0...10).contains(value ?? -1), d.id)
             }
             XCTAssertFalse(d.canFix, "\(d.id) says it can fix, and no rule offers fixes yet")
+            // Every rule declares the unit facts it needs; one that reads only the file needs none,
+            // and it is certain only with facts it needs.
+            let facts = d.facts
+            XCTAssertNotNil(facts, "\(d.id) declares no facts (RuleDescription.facts)")
+            if d.readsOnlyTheFile { XCTAssertEqual(facts, .nothing, d.id) }
+            XCTAssertTrue(Set(facts?.certainWith ?? []).isSubset(of: Set(facts?.needs ?? [])), d.id)
         }
         XCTAssertTrue(Linter.deadFileRules.isSubset(of: ids))
         XCTAssertTrue(ids.contains(Linter.unusedSuppressionID))
