@@ -104,7 +104,7 @@ struct Lock: ParsableCommand {
             let names = guessed.count <= 3 ? guessed.joined(separator: ", ") : "\(guessed.count) units"
             Output.error("note: \(names): no profile gives the App ID prefix, so the Team ID is taken for it; the lock records it as a guess, and a real prefix found later (a profile) is not a drift")
         }
-        let parseErrors = result.findings.filter { $0.rule == "parse-error" }
+        let parseErrors = result.findings.filter { ToolFindings.contains($0.rule) }
         Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
         for m in moved {
             Output.write("moved: \(OutputText.escape(m.name)): \"\(OutputText.escape(m.old))\" -> \"\(OutputText.escape(m.new))\" (accepted)\n", fd: messages)
