@@ -38,7 +38,8 @@ extension Linter {
             let bytes = try FileReader.readStandardInput(limit: options.limits.maxBytes)
             input = Self.parse(bytes: bytes, path: name, limits: options.limits)
         } catch {
-            input = .failed(reason: "cannot read standard input: \(error)", location: .unknown)
+            let rule = if case .tooLarge = error { ToolFindings.readLimit } else { ToolFindings.unreadablePath }
+            input = .unread(reason: "cannot read standard input: \(error)", rule: rule)
         }
         return try lint(options, input: input, name: name)
     }
