@@ -25,7 +25,7 @@ struct ReadLimitRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.readLimit, severity: .error,
         category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
-        summary: "A file not read because of a limit of the run: larger than `max-file-bytes`, or past `max-total-bytes` read in all.",
+        summary: "A file not read because of a limit of the run: larger than `max-file-size`, or past `max-total-bytes` read in all.",
         rationale: """
         The limits keep a hostile or mistaken input from exhausting memory (Rules/reference/limits.md). A file \
         left unread by one is not checked, so it is reported, with the limit and how to raise it.
