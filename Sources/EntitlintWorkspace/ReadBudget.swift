@@ -23,7 +23,6 @@ public final class ReadBudget: @unchecked Sendable {
 }
 
 extension Linter {
-    /// The finding text for a file not read because the run's byte budget was spent.
     /// A file that could not be read: over the file-size limit is a limit of the run, anything
     /// else (missing, not permitted, not a regular file) an unreadable path.
     static func unread(_ error: FileReader.ReadError) -> ParsedInput {
@@ -31,6 +30,7 @@ extension Linter {
         return .unread(reason: "cannot read the file: \(error)", rule: rule)
     }
 
+    /// The finding text for a file not read because the run's byte budget was spent.
     static func overBudgetReason(_ limit: Int) -> String {
         "not read: the files before it in this run already take the bytes read past the limit of \(limit) bytes in total (\(RunLimits.howToRaise(RunLimits.totalBytesName)))"
     }
