@@ -55,7 +55,8 @@ extension Linter {
 extension Linter {
     /// One finding per place and message: the configurations of a target usually say the same thing
     /// about the same line. Where they disagree, or only some of the file's units have it, the
-    /// finding names its units (`Finding.units`).
+    /// finding names its units (`Finding.units`). The folded finding has the notes of all the
+    /// findings it stands for, and the help and fix of the first.
     package static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
         struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String, units: [String] }
         struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
@@ -66,9 +67,14 @@ extension Linter {
             if groups[key] == nil {
                 order.append(key)
                 groups[key] = (f, f.unit.map { [$0] } ?? [])
-            } else if let u = f.unit, !groups[key]!.1.contains(u) {
+                continue
+            }
+            if let u = f.unit, !groups[key]!.1.contains(u) {
                 groups[key]!.1.append(u)
             }
+            // Configurations may state the same problem from different sources: the folded
+            // finding keeps every note, each once, in the order met.
+            for note in f.notes where !groups[key]!.0.notes.contains(note) { groups[key]!.0.notes.append(note) }
         }
         var messagesPerPlace: [Place: Int] = [:]
         for k in order { messagesPerPlace[Place(rule: k.rule, path: k.path, line: k.line, column: k.column), default: 0] += 1 }

@@ -69,6 +69,22 @@ final class FindingModelTests: XCTestCase {
         XCTAssertEqual(split.map(\.message), ["a", "b"])
     }
 
+    func testFoldingKeepsEveryConfigurationsNotesOnce() throws {
+        let units = try ["App (Debug)", "App (Release)"].map { try unit($0, "App.entitlements") }
+        var debug = Finding(rule: "r", severity: .error, message: "wrong", path: "App.entitlements", line: 4, unit: "App (Debug)")
+        debug.notes = ["team from Debug.xcconfig", "prefix assumed"]
+        debug.help = "fix it"
+        var release = debug
+        release.unit = "App (Release)"
+        release.notes = ["team from Release.xcconfig", "prefix assumed"]
+        release.help = "other help"
+        let folded = Linter.foldConfigurations([debug, release], units: units)
+        XCTAssertEqual(folded.count, 1)
+        XCTAssertEqual(folded[0].notes, ["team from Debug.xcconfig", "prefix assumed", "team from Release.xcconfig"])
+        XCTAssertEqual(folded[0].help, "fix it")
+        XCTAssertEqual(folded[0].units, [], "both units of the file: none named")
+    }
+
     func testUnitNamesReadTheUnitsFieldNotTheMessage() throws {
         let units = try ["App (Debug)", "App (Release)"].map { try unit($0, "App.entitlements") }
         let index = Linter.UnitIndex(units)
