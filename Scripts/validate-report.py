@@ -3,6 +3,7 @@
 
     python3 Scripts/validate-report.py sarif  REPORT [SCHEMA_DIR]
     python3 Scripts/validate-report.py gitlab REPORT [SCHEMA_DIR]
+    python3 Scripts/validate-report.py json   REPORT [SCHEMA_DIR]
 
 SCHEMA_DIR defaults to ../shared/schemas next to the repository. Exit status: 0 valid, 1 invalid
 (each problem on a line), 2 bad usage, 3 the `jsonschema` package is missing.
@@ -12,8 +13,13 @@ SCHEMA_DIR defaults to ../shared/schemas next to the repository. Exit status: 0 
   short and full descriptions (at most 1024 characters) and help text and Markdown, a `ruleIndex`
   pointing at the result's rule, a location with a relative, percent-encoded URI, `startLine` >= 1,
   and `partialFingerprints.primaryLocationLineHash`.
+  A result's `properties` (units, notes, help) and `fixes` (each replacement a byte range of a
+  file below the root) are checked too.
 - gitlab: a JSON array, each element against `gitlab-codequality-codeclimate.json` (GitLab applies
   the schema per element), fingerprints unique, severities among GitLab's five.
+- json: Entitlint's own report against `Rules/reference/report.schema.json` in this repository
+  (SCHEMA_DIR is not read), then what the schema cannot say: every edit's `end` is not before
+  its `start`, and the summary counts the findings of each severity.
 
 XML formats are checked with `xmllint --noout --schema` directly (see the tests).
 """
@@ -95,6 +101,23 @@ def check_sarif(log, schema_dir):
                     problems.append(f"{where}: region.startLine is not >= 1")
             if not result.get("partialFingerprints", {}).get("primaryLocationLineHash"):
                 problems.append(f"{where}: partialFingerprints.primaryLocationLineHash is missing")
+            properties = result.get("properties", {})
+            for key in ("units", "notes"):
+                if key in properties and not (isinstance(properties[key], list) and all(isinstance(x, str) for x in properties[key])):
+                    problems.append(f"{where}: properties.{key} is not a list of strings")
+            if "help" in properties and not isinstance(properties["help"], str):
+                problems.append(f"{where}: properties.help is not a string")
+            for j, fix in enumerate(result.get("fixes", [])):
+                if fix.get("properties", {}).get("applicability") not in ("safe", "unsafe"):
+                    problems.append(f"{where}/fixes/{j}: properties.applicability is not safe or unsafe")
+                for change in fix.get("artifactChanges", []):
+                    uri = change.get("artifactLocation", {}).get("uri", "")
+                    if uri.startswith("/") or uri.startswith("../"):
+                        problems.append(f"{where}/fixes/{j}: artifactLocation.uri {uri!r} is not below the repository root")
+                    for replacement in change.get("replacements", []):
+                        deleted = replacement.get("deletedRegion", {})
+                        if not (isinstance(deleted.get("byteOffset"), int) and isinstance(deleted.get("byteLength"), int)):
+                            problems.append(f"{where}/fixes/{j}: a replacement's deletedRegion is not a byte range")
     return problems
 
 
@@ -123,8 +146,27 @@ def check_gitlab(issues, schema_dir):
     return problems
 
 
+def check_json(report, here):
+    with open(os.path.join(here, "..", "Rules", "reference", "report.schema.json")) as f:
+        schema = json.load(f)
+    problems = schema_errors(jsonschema.Draft7Validator, schema, report)
+    if problems or not isinstance(report, dict):
+        return problems
+    counts = {"error": 0, "warning": 0, "note": 0}
+    for i, finding in enumerate(report["findings"]):
+        counts[finding["severity"]] += 1
+        for e, edit in enumerate(finding.get("fix", {}).get("edits", [])):
+            if edit["end"] < edit["start"]:
+                problems.append(f"findings/{i}/fix/edits/{e}: end {edit['end']} is before start {edit['start']}")
+    summary = report["summary"]
+    for severity, key in (("error", "errors"), ("warning", "warnings"), ("note", "notes")):
+        if summary[key] != counts[severity]:
+            problems.append(f"summary.{key} is {summary[key]}, but {counts[severity]} findings are {severity}s")
+    return problems
+
+
 def main(argv):
-    if len(argv) not in (3, 4) or argv[1] not in ("sarif", "gitlab"):
+    if len(argv) not in (3, 4) or argv[1] not in ("sarif", "gitlab", "json"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     here = os.path.dirname(os.path.abspath(__file__))
@@ -135,7 +177,12 @@ def main(argv):
         print(f"{argv[2]}: starts with a byte order mark")
         return 1
     document = json.loads(raw)
-    problems = check_sarif(document, schema_dir) if argv[1] == "sarif" else check_gitlab(document, schema_dir)
+    if argv[1] == "json":
+        problems = check_json(document, here)
+    elif argv[1] == "sarif":
+        problems = check_sarif(document, schema_dir)
+    else:
+        problems = check_gitlab(document, schema_dir)
     for p in problems:
         print(f"{argv[2]}: {p}")
     if not problems:

@@ -37,6 +37,8 @@ public enum Inspector {
         switch Linter.parse(bytes: bytes, path: path, limits: limits) {
         case .failed(let reason, let location):
             throw Failure(description: "cannot parse \(shown)\(location.isKnown ? ":\(location.line)" : ""): \(reason)")
+        case .unread(let reason, _):
+            throw Failure(description: "cannot parse \(shown): \(reason)")
         case .profile(let profile):
             var out = Inspection(path: shown, kind: .profile)
             out.profiles = [summary(ProfileFile(path: shown, profile: profile), now: now)]

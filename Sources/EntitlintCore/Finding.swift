@@ -42,14 +42,19 @@ public struct Notice: Sendable, Hashable, Codable, Comparable {
 public struct Finding: Sendable, Hashable, Codable, Comparable {
     public var rule: String
     public var severity: Severity
+    /// What is wrong, without the units it concerns (those are `units`).
     public var message: String
     /// The file, as shown to the user (relative to the current folder when below it).
     public var path: String
-    /// 1-based; 0 when the file has no lines (binary plist, profile, unreadable file).
-    public var line: Int
-    public var column: Int
+    /// Where in the file; nil when the finding concerns the file as a whole (a profile, a binary
+    /// plist, an unreadable file), which has no lines to point at.
+    public var location: Location?
     /// The signing unit the finding concerns, if any.
     public var unit: String?
+    /// The units (configurations of a target) a finding folded from several concerns, when they
+    /// are some of the units read from its file, not all: empty when it concerns every one (or
+    /// only `unit`). Set by the fold; the text formats show them after the message, " (in A, B)".
+    public var units: [String] = []
     /// Where in the plist: `keychain-access-groups[2]`, stable across edits (for baselines).
     public var keyPath: String?
     /// One sentence on how to fix it, when the message does not already end with one.
@@ -57,6 +62,21 @@ public struct Finding: Sendable, Hashable, Codable, Comparable {
     /// Where the facts the finding reasons about came from, and what was assumed: read by a
     /// reviewer deciding whether to believe it. Never changes what the finding claims.
     public var notes: [String] = []
+    /// Edits that would remove the problem, when a rule can say them exactly (`Fix`).
+    public var fix: Fix?
+
+    /// A place in a file: a 1-based line, and a 1-based column when one is known.
+    public struct Location: Sendable, Hashable, Codable {
+        public var line: Int
+        public var column: Int?
+
+        /// nil for line 0 (no place): every location has a line >= 1, and a column >= 1 or none.
+        public init?(line: Int, column: Int = 0) {
+            guard line > 0 else { return nil }
+            self.line = line
+            self.column = column > 0 ? column : nil
+        }
+    }
 
     public init(rule: String, severity: Severity, message: String, path: String, line: Int = 0, column: Int = 0,
                 unit: String? = nil, keyPath: String? = nil) {
@@ -64,10 +84,29 @@ public struct Finding: Sendable, Hashable, Codable, Comparable {
         self.severity = severity
         self.message = message
         self.path = path
-        self.line = line
-        self.column = column
+        self.location = Location(line: line, column: column)
         self.unit = unit
         self.keyPath = keyPath
+    }
+
+    /// The location's line, 0 when there is none: what the rules and the line-based formats
+    /// read. Setting 0 removes the location; setting a line keeps the column.
+    public var line: Int {
+        get { location?.line ?? 0 }
+        set { location = Location(line: newValue, column: location?.column ?? 0) }
+    }
+
+    /// The location's column, 0 when there is none (or no location). Without a line there is no
+    /// column to set.
+    public var column: Int {
+        get { location?.column ?? 0 }
+        set { if location != nil { location!.column = newValue > 0 ? newValue : nil } }
+    }
+
+    /// The message as the text formats show it: followed by the units it concerns,
+    /// " (in A, B)", when it names some.
+    public var shownMessage: String {
+        units.isEmpty ? message : message + " (in \(units.joined(separator: ", ")))"
     }
 
     public static func < (a: Finding, b: Finding) -> Bool {
@@ -75,6 +114,7 @@ public struct Finding: Sendable, Hashable, Codable, Comparable {
         if a.line != b.line { return a.line < b.line }
         if a.column != b.column { return a.column < b.column }
         if a.rule != b.rule { return a.rule < b.rule }
-        return a.message < b.message
+        if a.units.isEmpty, b.units.isEmpty { return a.message < b.message }
+        return a.shownMessage < b.shownMessage
     }
 }

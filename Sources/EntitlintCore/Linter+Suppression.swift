@@ -97,8 +97,10 @@ extension Linter {
             } else if !known.contains(id) {
                 let shown = id.count > SuppressionDirective.maxRuleLength ? String(id.prefix(SuppressionDirective.maxRuleLength - 3)) + "..." : id
                 problems.append("names an unknown rule '\(shown)'\(Suggestion.hint(for: id, in: known.sorted())) (see `entitlint rules`)")
-            } else if id == "parse-error" {
+            } else if id == ToolFindings.parseError {
                 problems.append("names parse-error, which no directive suppresses (a file that does not parse has no directives)")
+            } else if ToolFindings.contains(id) {
+                problems.append("names \(id), which no directive suppresses (it is about reading or showing files, not about a line)")
             } else if !used.contains(id), inEffect.contains(id) {
                 unused.append(id)
             }

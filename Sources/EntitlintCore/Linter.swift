@@ -39,14 +39,14 @@ public struct Linter: Sendable {
         let reason = name == RunLimits.findingsName
             ? "the run reports at most \(limit) findings"
             : "the report would pass the limit of its size"
-        let notice = Finding(rule: "parse-error", severity: worst,
+        let notice = Finding(rule: name == RunLimits.findingsName ? ToolFindings.findingsTruncated : ToolFindings.outputTruncated, severity: worst,
                              message: "\(count) more finding\(count == 1 ? " is" : "s are") not shown, from here on: \(reason) (\(RunLimits.howToRaise(name)))",
                              path: first.path, line: first.line, column: first.column)
         return kept + [notice]
     }
 
     func applySeverities(_ findings: [Finding]) -> [Finding] {
-        let enabled = Set(rules.map { type(of: $0).description.id } + ["parse-error"])
+        let enabled = Set(rules.map { type(of: $0).description.id } + ToolFindings.ids)
         return findings.compactMap { f in
             var f = f
             guard enabled.contains(f.rule) else { return nil }
@@ -72,8 +72,10 @@ extension Linter {
         var documents: [String: PlistDocument] = [:]
         switch Self.parse(bytes: bytes, path: path, limits: limits) {
         case .failed(let reason, let loc):
-            findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse property list: \(reason)",
+            findings.append(Finding(rule: ToolFindings.parseError, severity: .error, message: "cannot parse property list: \(reason)",
                                     path: path, line: loc.line, column: loc.column))
+        case .unread(let reason, let rule):
+            findings.append(Finding(rule: rule, severity: .error, message: "cannot parse property list: \(reason)", path: path))
         case .profile:
             break
         case .entitlements(let doc):

@@ -9,8 +9,9 @@
 ///   `--ignore`, always;
 /// - a rule both selected and ignored at the same level is ignored.
 ///
-/// `parse-error` is reported whatever `select` says (a file that cannot be read is never a
-/// silent pass); only `ignore` (or `off`) removes it.
+/// The tool findings (`ToolFindings`: `parse-error`, `unreadable-path`, ...) are reported
+/// whatever `select` says (a file that cannot be read is never a silent pass); only `ignore`
+/// (or `off`) removes one.
 public struct RuleSelection: Sendable, Hashable {
     /// `--select`: nil when not given.
     public var select: [String]?
@@ -33,7 +34,7 @@ public struct RuleSelection: Sendable, Hashable {
             ignored.formUnion(configuration?.ignore ?? [])
         }
         if let basis = (select ?? configuration?.select).map(Set.init) {
-            for id in all where id != "parse-error" && !basis.contains(id) { settings[id] = .off }
+            for id in all where !ToolFindings.contains(id) && !basis.contains(id) { settings[id] = .off }
         }
         for id in ignored { settings[id] = .off }
         return settings

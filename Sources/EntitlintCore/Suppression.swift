@@ -146,9 +146,9 @@ public struct SuppressionSet: Sendable {
     }
 
     /// The index of the directive that suppresses `finding`, if any: one naming its rule that
-    /// covers the whole file, or its line. `parse-error` is never suppressed.
+    /// covers the whole file, or its line. A tool finding (`ToolFindings`) is never suppressed.
     public func directive(suppressing finding: Finding) -> Int? {
-        guard finding.rule != "parse-error" else { return nil }
+        guard !ToolFindings.contains(finding.rule) else { return nil }
         for (i, d) in directives.enumerated() where d.scope != nil && d.rules.contains(finding.rule) {
             if d.scope == .file { return i }
             if finding.line > 0, let range = covered[i], range.contains(finding.line) { return i }

@@ -5,14 +5,15 @@
 extension Linter {
     /// The names of the units (among `units`) a finding concerns. A finding names one unit
     /// (`Finding.unit`); one that several configurations of a file share was folded into one
-    /// (`foldConfigurations`), which lists them (` (in A, B)`) when only some of the file's units
-    /// have it and lists none when all do. A finding naming no unit concerns every unit read
-    /// from its file.
+    /// (`foldConfigurations`), which lists them (`Finding.units`) when only some of the file's
+    /// units have it and lists none when all do. A finding naming no unit concerns every unit
+    /// read from its file.
     public static func unitNames(of finding: Finding, in index: UnitIndex) -> [String] {
         let sameFile = index.byFile[finding.path] ?? []
         guard let named = finding.unit else { return sameFile }
         guard sameFile.contains(named) else { return index.names.contains(named) ? [named] : [] }
-        if let listed = Self.foldedNames(finding.message, among: sameFile) { return listed }
+        let listed = finding.units.filter(sameFile.contains)
+        if !listed.isEmpty { return listed }
         return sameFile
     }
 
@@ -28,24 +29,4 @@ extension Linter {
             for u in units { byFile[u.entitlementsPath, default: []].append(u.name) }
         }
     }
-
-    /// The unit names a folded message ends with (` (in A, B)`), when every one is a unit of the
-    /// file; nil when the message lists none.
-    static func foldedNames(_ message: String, among names: [String]) -> [String]? {
-        guard message.hasSuffix(")"), let open = message.range(of: " (in ", options: .backwards) else { return nil }
-        let inner = message[open.upperBound..<message.index(before: message.endIndex)]
-        // Names may hold ", " themselves: take the longest known name at each position.
-        var rest = Substring(inner)
-        var found: [String] = []
-        while !rest.isEmpty {
-            guard let name = names.filter({ rest.hasPrefix($0) }).max(by: { $0.count < $1.count }) else { return nil }
-            found.append(name)
-            rest = rest.dropFirst(name.count)
-            if rest.isEmpty { break }
-            guard rest.hasPrefix(", ") else { return nil }
-            rest = rest.dropFirst(2)
-        }
-        return found.isEmpty ? nil : found
-    }
-
 }

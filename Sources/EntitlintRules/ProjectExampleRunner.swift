@@ -104,7 +104,7 @@ public enum ProjectExampleRunner {
             let findings = run(rule, on: example)
             if !findings.isEmpty {
                 s += "```text\n"
-                for f in findings { s += "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message)\n" }
+                for f in findings { s += "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.shownMessage)\n" }
                 s += "```\n\n"
             }
         }

@@ -48,7 +48,7 @@ public enum RuleDocs {
                         s += "```text\n"
                         for f in findings {
                             let file = f.path == RuleExampleRunner.entitlementsPath ? "" : f.path + ":"
-                            s += "\(file)\(f.line):\(f.column): \(f.severity.rawValue): \(f.message)\n"
+                            s += "\(file)\(f.line):\(f.column): \(f.severity.rawValue): \(f.shownMessage)\n"
                         }
                         s += "```\n\n"
                     }

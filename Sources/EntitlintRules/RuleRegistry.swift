@@ -47,6 +47,12 @@ public enum RuleRegistry {
         CodeGroupWrongPrefixRule(),
         SaveToSharedDefaultGroupRule(),
         AccessGroupUnusedInCodeRule(),
+        // The linter's own findings about its run (`ToolFindings`), besides parse-error.
+        UnreadablePathRule(),
+        ReadLimitRule(),
+        LinkOutsideRootRule(),
+        FindingsTruncatedRule(),
+        OutputTruncatedRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

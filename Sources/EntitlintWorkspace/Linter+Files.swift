@@ -9,7 +9,7 @@ extension Linter {
         do {
             bytes = try FileReader.read(path, limit: limits.maxBytes)
         } catch {
-            return .failed(reason: "cannot read the file: \(error)", location: .unknown)
+            return unread(error)
         }
         return parse(bytes: bytes, path: path, limits: limits)
     }

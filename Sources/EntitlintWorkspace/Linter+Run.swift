@@ -112,10 +112,10 @@ extension Linter {
         /// pass as "no problems". So is a link leading out of the project.
         func findings(cwd: String) -> [Finding] {
             unreadable.map { path, why in
-                Finding(rule: "parse-error", severity: .error, message: "cannot read the folder: \(why); the files in it are not checked",
+                Finding(rule: ToolFindings.unreadablePath, severity: .error, message: "cannot read the folder: \(why); the files in it are not checked",
                         path: Paths.display(path, cwd: cwd))
             } + refusedLinks.map {
-                Finding(rule: "parse-error", severity: .error, message: "a symbolic link that leads outside the project root: not followed, not read",
+                Finding(rule: ToolFindings.linkOutsideRoot, severity: .error, message: "a symbolic link that leads outside the project root: not followed, not read",
                         path: Paths.display($0, cwd: cwd), line: 0, column: 0)
             }
         }
@@ -166,9 +166,13 @@ extension Linter {
             switch result {
             case .failed(let reason, let loc):
                 if !quiet.isEmpty, quiet.contains(Paths.absolute(path, cwd: cwd)) { continue }
-                findings.append(Finding(rule: "parse-error", severity: .error,
+                findings.append(Finding(rule: ToolFindings.parseError, severity: .error,
                                         message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)",
                                         path: shown, line: loc.line, column: loc.column))
+            case .unread(let reason, let rule):
+                if !quiet.isEmpty, quiet.contains(Paths.absolute(path, cwd: cwd)) { continue }
+                findings.append(Finding(rule: rule, severity: .error,
+                                        message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)", path: shown))
             case .profile(let p):
                 profiles.append(ProfileFile(path: shown, profile: p))
             case .entitlements(let doc):

@@ -23,6 +23,13 @@ public final class ReadBudget: @unchecked Sendable {
 }
 
 extension Linter {
+    /// A file that could not be read: over the file-size limit is a limit of the run, anything
+    /// else (missing, not permitted, not a regular file) an unreadable path.
+    static func unread(_ error: FileReader.ReadError) -> ParsedInput {
+        let rule = if case .tooLarge = error { ToolFindings.readLimit } else { ToolFindings.unreadablePath }
+        return .unread(reason: "cannot read the file: \(error)", rule: rule)
+    }
+
     /// The finding text for a file not read because the run's byte budget was spent.
     static func overBudgetReason(_ limit: Int) -> String {
         "not read: the files before it in this run already take the bytes read past the limit of \(limit) bytes in total (\(RunLimits.howToRaise(RunLimits.totalBytesName)))"
@@ -54,7 +61,7 @@ extension Linter {
             } catch .overBudget {
                 skipOut[i] = true
             } catch {
-                out[i] = .failed(reason: "cannot read the file: \(error)", location: .unknown)
+                out[i] = unread(error)
             }
         }
         Parallel.forEach(paths.count, jobs: jobs, one)
@@ -66,7 +73,7 @@ extension Linter {
                 if sizes[i] > maxTotalBytes - total { cut = i; break }
                 total += sizes[i]
             }
-            let notRead = ParsedInput.failed(reason: overBudgetReason(maxTotalBytes), location: .unknown)
+            let notRead = ParsedInput.unread(reason: overBudgetReason(maxTotalBytes), rule: ToolFindings.readLimit)
             for i in paths.indices {
                 if i >= cut {
                     out[i] = notRead
@@ -75,7 +82,7 @@ extension Linter {
                         let bytes = try FileReader.read(paths[i], limit: limits.maxBytes)
                         out[i] = parse(bytes: bytes, path: paths[i], limits: limits)
                     } catch {
-                        out[i] = .failed(reason: "cannot read the file: \(error)", location: .unknown)
+                        out[i] = unread(error)
                     }
                 }
             }

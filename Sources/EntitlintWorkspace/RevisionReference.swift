@@ -78,7 +78,7 @@ public enum RevisionReference {
 
     static func unreadable(_ files: VirtualFiles, revision: String, cwd: String) -> [Finding] {
         files.unreadable().map { path, reason in
-            Finding(rule: "parse-error", severity: .error,
+            Finding(rule: ToolFindings.unreadablePath, severity: .error,
                     message: "cannot read this file as it was at revision \(OutputText.escape(revision)) (\(reason)): default-group-drift is not checked against it",
                     path: Paths.display(path, cwd: cwd))
         }

@@ -38,7 +38,8 @@ extension Linter {
             let bytes = try FileReader.readStandardInput(limit: options.limits.maxBytes)
             input = Self.parse(bytes: bytes, path: name, limits: options.limits)
         } catch {
-            input = .failed(reason: "cannot read standard input: \(error)", location: .unknown)
+            let rule = if case .tooLarge = error { ToolFindings.readLimit } else { ToolFindings.unreadablePath }
+            input = .unread(reason: "cannot read standard input: \(error)", rule: rule)
         }
         return try lint(options, input: input, name: name)
     }
@@ -75,8 +76,8 @@ extension Linter {
         var findings: [Finding] = []
         var profiles: [ProfileFile] = []
         var byAbs: [String: ParsedInput] = [:]
-        func parseError(_ reason: String, _ location: SourceLocation, path: String, profile: Bool) {
-            findings.append(Finding(rule: "parse-error", severity: .error,
+        func parseError(_ reason: String, _ location: SourceLocation, path: String, profile: Bool, rule: String = ToolFindings.parseError) {
+            findings.append(Finding(rule: rule, severity: .error,
                                     message: "cannot parse \(profile ? "profile" : "property list"): \(reason)",
                                     path: path, line: location.line, column: location.column))
         }
@@ -90,6 +91,8 @@ extension Linter {
             case .failed(let reason, let location):
                 parseError(reason, location, path: shown,
                            profile: Self.isProfilePath(p))
+            case .unread(let reason, let rule):
+                parseError(reason, .unknown, path: shown, profile: Self.isProfilePath(p), rule: rule)
             case .entitlements:
                 break
             }
@@ -100,6 +103,8 @@ extension Linter {
         case .failed(let reason, let location):
             parseError(reason, location, path: name,
                        profile: Self.isProfilePath(name))
+        case .unread(let reason, let rule):
+            parseError(reason, .unknown, path: name, profile: Self.isProfilePath(name), rule: rule)
         case .profile(let profile):
             profiles.append(ProfileFile(path: name, profile: profile))
         case .entitlements(let document):

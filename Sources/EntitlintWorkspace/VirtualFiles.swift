@@ -170,7 +170,7 @@ public final class VirtualFiles: @unchecked Sendable {
     private func parseOne(_ path: String, _ abs: String, batch: Result<Void, GitRepository.GitError>, limits: PlistLimits,
                           parsedObjects: inout [String: ParsedInput]) -> ParsedInput {
         if case .failure(let e) = batch {
-            return .failed(reason: "cannot read the file from git: \(e)", location: .unknown)
+            return .unread(reason: "cannot read the file from git: \(e)", rule: ToolFindings.unreadablePath)
         }
         lock.lock()
         let blob = contents[abs]
@@ -178,11 +178,11 @@ public final class VirtualFiles: @unchecked Sendable {
         let bytes: [UInt8], oid: String?
         switch blob {
         case .bytes(let b, let id)?: (bytes, oid) = (b, id)
-        case .unreadable(let why)?: return .failed(reason: "cannot read the file from git: \(why)", location: .unknown)
-        case nil: return .failed(reason: "cannot read the file from git: \(GitRepository.noBlob)", location: .unknown)
+        case .unreadable(let why)?: return .unread(reason: "cannot read the file from git: \(why)", rule: ToolFindings.unreadablePath)
+        case nil: return .unread(reason: "cannot read the file from git: \(GitRepository.noBlob)", rule: ToolFindings.unreadablePath)
         }
         guard bytes.count <= limits.maxBytes else {
-            return .failed(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", location: .unknown)
+            return .unread(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", rule: ToolFindings.readLimit)
         }
         guard let oid else { return Linter.parse(bytes: bytes, path: path, limits: limits) }
         let key = oid + "/" + Linter.ext(path) + (Linter.isProfilePath(path) ? "/profile" : "")

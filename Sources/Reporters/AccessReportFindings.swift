@@ -55,7 +55,7 @@ extension AccessReport {
         for f in findings {
             for name in Linter.unitNames(of: f, in: index) {
                 guard let i = position[name] else { continue }
-                let mark = Mark(rule: f.rule, severity: f.severity, message: f.message, unit: name, path: f.path,
+                let mark = Mark(rule: f.rule, severity: f.severity, message: f.shownMessage, unit: name, path: f.path,
                                 line: f.line > 0 ? f.line : nil, keyPath: f.keyPath)
                 units[i].findings.append(mark)
                 guard let entry = units[i].groups.first(where: { Unit.concerns(mark, $0) }) else { continue }

@@ -35,7 +35,7 @@ public struct CheckstyleReporter: Reporter {
                     attributes.append(("line", String(f.line)))
                     if f.column > 0 { attributes.append(("column", String(f.column))) }
                 }
-                attributes += [("severity", Self.severity(f.severity)), ("message", f.message), ("source", "entitlint." + f.rule)]
+                attributes += [("severity", Self.severity(f.severity)), ("message", TextReporter.messageWithDetails(f)), ("source", "entitlint." + f.rule)]
                 return XMLNode("error", attributes)
             })
         }

@@ -7,7 +7,9 @@ public import EntitlintCore
 /// ::error file=App/App.entitlements,line=7,col=3,title=entitlint%3A wildcard-access-group::keychain access group ...
 /// ```
 ///
-/// `error`, `warning` and `notice` for Entitlint's error, warning and note. Paths are relative to
+/// `error`, `warning` and `notice` for Entitlint's error, warning and note. The message is the
+/// finding's, with its units, then its notes and help on lines of their own (`%0A`), which the
+/// annotation shows under it. Paths are relative to
 /// the repository root (the runner's workspace). A finding without a line (a profile) has no
 /// `line`/`col`: the annotation is on the file. Values are escaped as GitHub's toolkit escapes
 /// them (actions/toolkit `packages/core/src/command.ts`): in the message `%`, CR and LF become
@@ -61,7 +63,7 @@ public struct GitHubReporter: Reporter {
                 if f.column > 0 { properties.append("col=\(f.column)") }
             }
             properties.append("title=" + Self.escapeProperty("entitlint: " + f.rule))
-            out += "::\(Self.command(f.severity)) \(properties.joined(separator: ","))::\(Self.escapeData(f.message))\n"
+            out += "::\(Self.command(f.severity)) \(properties.joined(separator: ","))::\(Self.escapeData(TextReporter.messageWithDetails(f)))\n"
         }
         if report.showSummary { out += TextReporter().summary(report) + "\n" }
         return out
@@ -78,7 +80,7 @@ public struct GitHubReporter: Reporter {
         guard !report.findings.isEmpty else { return md + "\n" }
         md += "\n| Severity | File | Line | Rule | Message |\n|---|---|---:|---|---|\n"
         for f in report.findings.prefix(summaryRowLimit) {
-            let cells = [f.severity.rawValue, report.repositoryPath(f.path), f.line > 0 ? String(f.line) : "", f.rule, f.message]
+            let cells = [f.severity.rawValue, report.repositoryPath(f.path), f.line > 0 ? String(f.line) : "", f.rule, f.shownMessage]
             md += "| " + cells.map(markdownEscape).joined(separator: " | ") + " |\n"
         }
         if report.findings.count > summaryRowLimit {

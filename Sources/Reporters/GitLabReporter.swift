@@ -12,8 +12,8 @@ public import EntitlintCore
 ///     "severity": "critical", "type": "issue" } ]
 /// ```
 ///
-/// - `description` is the message with the rule id, as the text format prints it; `check_name` is
-///   the rule id.
+/// - `description` is the message with the rule id, as the text format prints it, then the
+///   finding's notes and help, a line each; `check_name` is the rule id.
 /// - `severity`: GitLab knows `info`, `minor`, `major`, `critical`, `blocker`. Entitlint's `error`
 ///   (the app fails signing, upload, or loses keychain items) is `critical`, `warning` is `major`,
 ///   `note` is `info`.
@@ -52,6 +52,13 @@ public struct GitLabReporter: Reporter {
 
     struct Lines: Codable { var begin: Int }
 
+    /// The message with its units and the rule id, as the text format's line ends; then the
+    /// notes and help, a line each.
+    static func description(_ f: Finding) -> String {
+        let details = TextReporter.detailLines(f)
+        return (["\(f.shownMessage) [\(f.rule)]"] + details).joined(separator: "\n")
+    }
+
     static func severity(_ s: Severity) -> String { s.named(error: "critical", warning: "major", note: "info") }
 
     static func issues(for report: Report) -> [Issue] {
@@ -65,7 +72,7 @@ public struct GitLabReporter: Reporter {
                 n += 1
                 fingerprint = Fingerprint.hex(Fingerprint.fnv1a64([fp.identity, String(fp.occurrence), String(n)]))
             }
-            return Issue(type: "issue", checkName: f.rule, description: "\(f.message) [\(f.rule)]", categories: ["Bug Risk"],
+            return Issue(type: "issue", checkName: f.rule, description: Self.description(f), categories: ["Bug Risk"],
                          severity: severity(f.severity), fingerprint: fingerprint,
                          location: Location(path: report.repositoryPath(f.path), lines: Lines(begin: max(f.line, 1))))
         }

@@ -18,7 +18,8 @@ public import EntitlintCore
 ///
 /// One suite per file checked (`Report.paths`, plus any file a finding names), in path order. A
 /// clean file gets one passing case, so the report shows what was checked. Each finding is a
-/// case: a `parse-error` is an `<error>` (the file could not be checked at all), any other finding
+/// case: a tool finding (`ToolFindings`: `parse-error`, `unreadable-path`, ...) is an `<error>`
+/// (the file could not be checked, or findings could not be shown), any other finding
 /// a `<failure>` whose `type` is its severity. The schema allows no `file`/`line` attributes on a
 /// case, so the position is in the case name and the failure text. No `time` or `timestamp`: the
 /// output is byte-stable.
@@ -60,10 +61,11 @@ public struct JUnitReporter: Reporter {
             return Suite(name: path, cases: findings.map { f in
                 let position = f.line > 0 ? (f.column > 0 ? "\(f.line):\(f.column)" : "\(f.line)") : nil
                 let name = position.map { "\(f.rule) at \($0)" } ?? f.rule
-                let text = "\(f.path)\(position.map { ":" + $0 } ?? ""): \(f.severity.rawValue): \(f.message) [\(f.rule)]"
+                let text = (["\(f.path)\(position.map { ":" + $0 } ?? ""): \(f.severity.rawValue): \(f.shownMessage) [\(f.rule)]"]
+                            + TextReporter.detailLines(f)).joined(separator: "\n")
                 return Case(classname: path, name: name,
-                            problem: Problem(element: f.rule == "parse-error" ? "error" : "failure", type: f.severity.rawValue,
-                                             message: f.message, text: text))
+                            problem: Problem(element: ToolFindings.contains(f.rule) ? "error" : "failure", type: f.severity.rawValue,
+                                             message: f.shownMessage, text: text))
             })
         }
     }

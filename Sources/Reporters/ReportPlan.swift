@@ -108,12 +108,12 @@ public struct ReportPlan: Sendable {
 
 extension Report {
     /// Every file a lint run checked, as shown in findings: the entitlements files (one per unit),
-    /// the profiles, and the files that could not be parsed. Sorted, without duplicates.
+    /// the profiles, and the files that could not be parsed or read. Sorted, without duplicates.
     public static func checkedPaths(of result: LintResult) -> [String] {
         if !result.paths.isEmpty { return Array(Set(result.paths)).sorted() }
         var paths = Set(result.units.map(\.entitlementsPath))
         paths.formUnion(result.profiles.map(\.path))
-        for f in result.findings where f.rule == "parse-error" { paths.insert(f.path) }
+        for f in result.findings where ToolFindings.contains(f.rule) { paths.insert(f.path) }
         return paths.sorted()
     }
 

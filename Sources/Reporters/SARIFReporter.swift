@@ -10,7 +10,8 @@ import PropertyList
 /// - a `reportingDescriptor` for every rule enabled in the run, with `id`, `shortDescription.text`,
 ///   `fullDescription.text` ("Limited to 1024 characters"), `help.text` and `help.markdown`, and
 ///   `defaultConfiguration.level` (`note`, `warning` or `error`);
-/// - per result: `ruleId`, `ruleIndex` into that array, `level`, `message.text`, one location whose
+/// - per result: `ruleId`, `ruleIndex` into that array, `level`, `message.text` (the message, its
+///   units, notes and help: `SARIFReporter+Results.swift`), one location whose
 ///   `physicalLocation.artifactLocation.uri` is relative to the repository root, with `/` and
 ///   percent-encoding (see `URIReference`), and `partialFingerprints.primaryLocationLineHash`
 ///   ("Code scanning only uses the primaryLocationLineHash"), here from `Fingerprint`: rule, path
@@ -105,6 +106,10 @@ public struct SARIFReporter: Reporter {
         var message: Text
         var locations: [Location]
         var partialFingerprints: [String: String]
+        /// The units, notes and help of the finding, when it has any (`resultProperties`).
+        var properties: ResultProperties?
+        /// The finding's fix, when it has one (`fixes(_:report:)`).
+        var fixes: [FixObject]?
     }
 
     struct Location: Codable {
@@ -146,7 +151,7 @@ public struct SARIFReporter: Reporter {
         // Every enabled rule, then any rule a finding names that the run did not list (a library
         // caller passing no rules), so every result has a descriptor to point at; such a rule's
         // metadata is not known here, so it is described as reading stated facts (`high`).
-        var rules = report.rules
+        var rules = Self.listedRules(report)
         var index: [String: Int] = [:]
         for (i, r) in rules.enumerated() where index[r.id] == nil { index[r.id] = i }
         for f in report.findings where index[f.rule] == nil {
@@ -157,23 +162,20 @@ public struct SARIFReporter: Reporter {
 
         let fingerprints = Fingerprint.of(report.findings) { report.repositoryPath($0.path) }
         let results = zip(report.findings, fingerprints).map { f, fp -> Result in
-            let path = report.repositoryPath(f.path)
-            let underRoot = report.sourceRoot != nil && !path.hasPrefix("/")
-            let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
+            let artifact = Self.artifact(f.path, report: report)
             let region = f.line > 0 ? Region(startLine: f.line, startColumn: f.column > 0 ? f.column : nil) : nil
             let logical = f.keyPath.map { [LogicalLocation(fullyQualifiedName: $0, kind: "value")] }
-            return Result(ruleId: f.rule, ruleIndex: index[f.rule]!, level: level(f.severity), message: Text(text: Self.plainText(f.message)),
+            return Result(ruleId: f.rule, ruleIndex: index[f.rule]!, level: level(f.severity), message: Text(text: Self.messageText(f)),
                           locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region),
                                                logicalLocations: logical)],
-                          partialFingerprints: ["primaryLocationLineHash": fp.lineHash])
+                          partialFingerprints: ["primaryLocationLineHash": fp.lineHash],
+                          properties: Self.resultProperties(f), fixes: Self.fixes(f, report: report))
         }
         let driver = Driver(name: "entitlint", version: EntitlintVersion.current, semanticVersion: EntitlintVersion.current,
                             rules: rules.map(descriptor))
         let bases = report.sourceRoot.map { [rootBaseID: ArtifactLocation(uri: URIReference.folder($0.root), uriBaseId: nil)] }
         let notifications = report.notices.map { n -> Notification in
-            let path = report.repositoryPath(n.path)
-            let underRoot = report.sourceRoot != nil && !path.hasPrefix("/")
-            let artifact = ArtifactLocation(uri: URIReference.reference(forPath: path), uriBaseId: underRoot ? rootBaseID : nil)
+            let artifact = Self.artifact(n.path, report: report)
             let region = n.line > 0 ? Region(startLine: n.line, startColumn: n.column > 0 ? n.column : nil) : nil
             return Notification(level: "note", message: Text(text: Self.plainText(n.message)),
                                 locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region), logicalLocations: nil)])

@@ -3,6 +3,10 @@ public import EntitlintCore
 /// `path:line:col: severity: message [rule-id]`, the form Xcode and editors link, then a
 /// one-line summary (not with `--quiet`). Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).
 ///
+/// A finding's notes, help and fix follow its line, indented, as rustc and ruff write them
+/// (`  = note: ...`, `  = help: ...`): a line that starts with white space is never read as a
+/// finding by an editor's `path:line:col:` pattern, so the finding lines parse as before.
+///
 /// Paths and messages come from inputs, so each is escaped (`OutputText.escape`): a finding is
 /// always one line, free of control characters. A path that would start a GitHub Actions
 /// workflow command (`::`, after any white space the runner trims: `OutputText.startsCommand`)
@@ -42,16 +46,38 @@ public struct TextReporter: Reporter {
             put(marks.beforeSeverity)
             put(f.severity.rawValue)
             put(marks.beforeMessage)
-            put(OutputText.escape(f.message))
+            put(OutputText.escape(f.shownMessage))
             put(marks.beforeRule)
             put(f.rule)
             put(marks.afterRule)
+            for line in Self.detailLines(f) {
+                put(OutputText.escape(line))
+                out.append(UInt8(ascii: "\n"))
+            }
         }
         if report.showSummary {
             put(summary(report))
             out.append(UInt8(ascii: "\n"))
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The lines under a finding: each note, then its help, then what its fix would do, each
+    /// one line (`OutputText.escape` turns any line break a value holds into a visible escape).
+    static func detailLines(_ f: Finding) -> [String] {
+        guard !f.notes.isEmpty || f.help != nil || f.fix != nil else { return [] }
+        var lines = f.notes.map { "  = note: " + $0 }
+        if let help = f.help { lines.append("  = help: " + help) }
+        if let fix = f.fix { lines.append("  = fix (\(fix.applicability.rawValue)): " + fix.title) }
+        return lines
+    }
+
+    /// The shown message, then its detail lines (`detailLines`), joined by line feeds: what the
+    /// formats that carry one text per finding (JUnit, checkstyle, GitLab, GitHub) write.
+    /// Not escaped: each format escapes it in its own way.
+    static func messageWithDetails(_ f: Finding) -> String {
+        let details = detailLines(f)
+        return details.isEmpty ? f.shownMessage : ([f.shownMessage] + details).joined(separator: "\n")
     }
 
     func summary(_ r: Report) -> String {

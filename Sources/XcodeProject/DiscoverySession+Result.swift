@@ -62,7 +62,7 @@ extension DiscoverySession {
                 d.notices.append(Notice(message: p.message, path: p.file, line: p.location.line, column: p.location.column))
                 continue
             }
-            d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (p.rule == "parse-error" ? .error : .warning), message: p.message,
+            d.findings.append(Finding(rule: p.rule, severity: p.severity ?? (ToolFindings.contains(p.rule) ? .error : .warning), message: p.message,
                                       path: p.file, line: p.location.line, column: p.location.column))
         }
         d.mentioned = mentioned

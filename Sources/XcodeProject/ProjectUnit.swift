@@ -36,10 +36,13 @@ final class EntitlementsCache: @unchecked Sendable {
         let result: Result<PlistDocument, ProjectProblem>
         switch files.read(abs) {
         case .failure(let why):
-            result = .failure(ProjectProblem(file: shown, location: .unknown, message: "cannot parse property list: cannot read the file: \(why)"))
+            result = .failure(ProjectProblem(rule: ToolFindings.unreadablePath, file: shown, location: .unknown,
+                                             message: "cannot parse property list: cannot read the file: \(why)"))
         case .success(let bytes):
             switch Linter.parse(bytes: bytes, path: abs, limits: limits) {
             case .entitlements(let doc): result = .success(doc)
+            case .unread(let reason, let rule):
+                result = .failure(ProjectProblem(rule: rule, file: shown, location: .unknown, message: "cannot parse property list: " + reason))
             case .failed(let reason, let loc):
                 // The reader's reason may quote the file; it is shown only for a file named as
                 // entitlements or a plist. Another file a setting names is not quoted.

@@ -112,7 +112,7 @@ struct Lock: ParsableCommand {
         }
         // The files that could not be read and kept units out of the lock; notes (a file a fresh
         // clone lacks) are lint's to show, not the lock's.
-        let parseErrors = result.findings.filter { $0.rule == "parse-error" && $0.severity >= .warning }
+        let parseErrors = result.findings.filter { ToolFindings.contains($0.rule) && $0.severity >= .warning }
         Output.write(TextReporter().render(Report(findings: parseErrors, files: result.files)).split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), fd: messages)
         for m in moved {
             Output.write("moved: \(OutputText.escape(m.name)): \"\(OutputText.escape(m.old))\" -> \"\(OutputText.escape(m.new))\" (accepted)\n", fd: messages)

@@ -55,8 +55,8 @@ struct ReportCommand: ParsableCommand {
             result = try linter.lint(options)
             moves = try Linter.defaultMoves(units: result.units, options: options)
         } catch { throw CLIError(error.description) }
-        for f in result.findings where f.rule == "parse-error" {
-            Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.message)")
+        for f in result.findings where ToolFindings.contains(f.rule) {
+            Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.shownMessage)")
         }
         let colour = destination == .standardOutput
             && color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1, noColor: getenv("NO_COLOR").map { String(cString: $0) })

@@ -133,7 +133,7 @@ final class BoundsCLITests: XCTestCase, WritesFixtures {
         for args in [["lint", "."], ["lint", "Secret"]] {
             let r = try runAsNobody(args, in: dir)
             XCTAssertEqual(r.status, 1, "\(args): \(r.stdout) \(r.stderr)")
-            XCTAssertTrue(r.stdout.contains("Secret: error: cannot read the folder: Permission denied; the files in it are not checked [parse-error]"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("Secret: error: cannot read the folder: Permission denied; the files in it are not checked [unreadable-path]"), r.stdout)
             XCTAssertFalse(r.stdout.contains("no problems found"), r.stdout)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import EntitlintRules
+import TestSupport
 import XCTest
 
 final class CommandLineTests: XCTestCase {
@@ -27,11 +28,14 @@ final class CommandLineTests: XCTestCase {
         let r = try CLI.run(["lint", ".", "--format", "json"], in: dir)
         XCTAssertEqual(r.status, 1)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(json["version"] as? Int, 1)
+        XCTAssertEqual(json["version"] as? Int, 2)
         XCTAssertEqual((json["tool"] as? [String: Any])?["name"] as? String, "entitlint")
         let findings = try XCTUnwrap(json["findings"] as? [[String: Any]])
         XCTAssertEqual(findings.count, 1)
-        XCTAssertEqual(Set(findings[0].keys), ["rule", "severity", "message", "path", "line", "column"])
+        XCTAssertEqual(Set(findings[0].keys), ["rule", "severity", "message", "path", "line", "column", "unit", "units", "notes"])
+        XCTAssertEqual(findings[0]["units"] as? [String], [])
+        XCTAssertEqual(findings[0]["notes"] as? [String], [])
+        try SchemaValidator.validate(r.stdout, format: "json")
         XCTAssertEqual(findings[0]["rule"] as? String, "wildcard-access-group")
         XCTAssertEqual(findings[0]["path"] as? String, "App.entitlements")
         XCTAssertEqual(findings[0]["line"] as? Int, 7)

@@ -118,7 +118,7 @@ final class GitHostileRepositoryTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path), "the promisor's command ran: \(r.stdout) \(r.stderr)")
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
         XCTAssertTrue(r.stdout.contains("App.entitlements: error: cannot read this file as it was at revision HEAD~1"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("[parse-error]"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("[unreadable-path]"), r.stdout)
     }
 
     /// A revision whose entitlements file is larger than `--max-file-size`: its size is asked

@@ -51,7 +51,7 @@ final class HostileFileSystemTests: XCTestCase {
         let findings = try XCTUnwrap(json["findings"] as? [[String: Any]])
         for device in ["/dev/zero", "/dev/urandom"] {
             let f = findings.first { ($0["path"] as? String) == device }
-            XCTAssertEqual(f?["rule"] as? String, "parse-error", "\(device): \(findings)")
+            XCTAssertEqual(f?["rule"] as? String, "unreadable-path", "\(device): \(findings)")
             XCTAssertTrue((f?["message"] as? String ?? "").contains("not a regular file (a device)"), "\(String(describing: f))")
         }
         XCTAssertTrue(findings.contains { ($0["rule"] as? String) == "wildcard-access-group" }, "\(findings)")

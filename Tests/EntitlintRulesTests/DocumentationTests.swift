@@ -68,7 +68,9 @@ final class DocumentationTests: XCTestCase {
         }
         XCTAssertGreaterThan(cited, 50, "the rules and the code cite the guide")
         let withoutCitation = RuleRegistry.descriptions.filter { GuideCitations.citedSections(in: $0.rationale).isEmpty }.map(\.id)
-        XCTAssertEqual(withoutCitation, [], "every rule's rationale cites the guide")
+        // The findings about the run (unreadable paths, findings left out) say nothing about
+        // signing, so they have nothing of the guide to cite.
+        XCTAssertEqual(withoutCitation, ToolFindings.ids.filter { $0 != ToolFindings.parseError }, "every rule's rationale cites the guide")
     }
 
     /// Design notes and domain briefs kept outside the repository are not cited: a reader of the

@@ -366,7 +366,8 @@ final class VirtualFilesTests: XCTestCase {
         guard case .entitlements(let doc) = parsed[0] else { return XCTFail("\(parsed)") }
         XCTAssertEqual(doc.root.dict?["a"]?.string, "b")
         limits.maxBytes = 10
-        guard case .failed(let reason, _) = v.parse(["/nonexistent/Big.entitlements"], limits: limits, cwd: "/")[0] else { return XCTFail() }
+        guard case .unread(let reason, let rule) = v.parse(["/nonexistent/Big.entitlements"], limits: limits, cwd: "/")[0] else { return XCTFail() }
         XCTAssertTrue(reason.contains("larger than the limit"), reason)
+        XCTAssertEqual(rule, "read-limit")
     }
 }

@@ -124,7 +124,7 @@ final class BoundsTests: XCTestCase {
         XCTAssertEqual(capped.count, 11)
         XCTAssertEqual(Array(capped.prefix(10)), Array(findings.prefix(10)))
         let notice = capped[10]
-        XCTAssertEqual(notice.rule, "parse-error")
+        XCTAssertEqual(notice.rule, "findings-truncated")
         XCTAssertEqual(notice.severity, .error, "an error among those left out keeps the run failing")
         XCTAssertEqual(notice.path, "F10")
         XCTAssertTrue(notice.message.hasPrefix("15 more findings are not shown"), notice.message)
@@ -134,6 +134,7 @@ final class BoundsTests: XCTestCase {
         let again = Linter.capped(capped, at: 4, name: RunLimits.outputBytesName, earlier: (notice, 15))
         XCTAssertEqual(again.count, 5)
         XCTAssertTrue(again[4].message.hasPrefix("21 more findings"), again[4].message)
+        XCTAssertEqual(again[4].rule, "output-truncated")
         XCTAssertEqual(again[4].severity, .error)
     }
 

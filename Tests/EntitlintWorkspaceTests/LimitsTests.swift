@@ -30,6 +30,16 @@ final class LimitsTests: XCTestCase {
         return reason
     }
 
+    /// The reason of a file left unread by a limit of the run (`read-limit`).
+    func overLimit(_ input: ParsedInput, file: StaticString = #filePath, line: UInt = #line) -> String {
+        guard case .unread(let reason, let rule) = input else {
+            XCTFail("expected a file not read, got \(input)", file: file, line: line)
+            return ""
+        }
+        XCTAssertEqual(rule, "read-limit", file: file, line: line)
+        return reason
+    }
+
     static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n"
 
     func testA64MiBStringIsRefusedByFileSizeUnlessRaised() throws {
@@ -40,7 +50,7 @@ final class LimitsTests: XCTestCase {
         bytes += Array("</string></dict></plist>\n".utf8)
         let path = try write(bytes, "Huge.entitlements", in: dir)
 
-        let reason = failure(Linter.parse(path: path, limits: .default))
+        let reason = overLimit(Linter.parse(path: path, limits: .default))
         XCTAssertTrue(reason.contains("larger than the limit of 16777216 bytes"), reason)
         XCTAssertTrue(reason.contains("--max-file-size N or `limits: {max-file-size: N}` in .entitlint.yml"), reason)
 
@@ -66,7 +76,7 @@ final class LimitsTests: XCTestCase {
         let path = try write(bytes, "Wide.entitlements", in: dir)
 
         // 70 MB: the file size limit comes first.
-        XCTAssertTrue(failure(Linter.parse(path: path, limits: .default)).contains("--max-file-size"))
+        XCTAssertTrue(overLimit(Linter.parse(path: path, limits: .default)).contains("--max-file-size"))
         // With the size raised, the element count stops the parser at its millionth value.
         var raised = PlistLimits.default
         raised.maxBytes = 100 << 20
@@ -153,7 +163,7 @@ final class LimitsTests: XCTestCase {
         }
         let notRead = sequential.filter { $0.message.contains("not read:") }
         XCTAssertEqual(notRead.map { URL(fileURLWithPath: $0.path).lastPathComponent }, Array(names[12...]))
-        XCTAssertTrue(notRead.allSatisfy { $0.rule == "parse-error" && $0.severity == .error })
+        XCTAssertTrue(notRead.allSatisfy { $0.rule == "read-limit" && $0.severity == .error })
         XCTAssertTrue(notRead[0].message.contains("the limit of \(budget) bytes in total"), notRead[0].message)
         XCTAssertTrue(notRead[0].message.contains("--max-total-bytes N or `limits: {max-total-bytes: N}`"), notRead[0].message)
         let wildcards = sequential.filter { $0.rule == "wildcard-access-group" }

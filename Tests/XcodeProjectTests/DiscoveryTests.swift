@@ -50,7 +50,10 @@ final class DiscoveryTests: XCTestCase {
         let result = try Fixture.lint([broken]) { $0.lockPath = broken + "/entitlint.lock" }
         XCTAssertEqual(result.findings.map(\.rule), ["default-group-drift"])
         XCTAssertEqual(result.findings.first?.unit, "AppTwo (Release)")
-        XCTAssertTrue(result.findings.first?.message.contains("(in AppTwo (Release))") == true, result.findings.first?.message ?? "")
+        // The configuration it concerns is data (`units`), shown after the message by the text formats.
+        XCTAssertEqual(result.findings.first?.units, ["AppTwo (Release)"])
+        XCTAssertFalse(result.findings.first?.message.contains("(in AppTwo") ?? true, result.findings.first?.message ?? "")
+        XCTAssertTrue(result.findings.first?.shownMessage.hasSuffix(" (in AppTwo (Release))") == true, result.findings.first?.shownMessage ?? "")
     }
 
     func testUnusedEntitlementsBesideAProjectGetOneNoteAndNothingElse() throws {

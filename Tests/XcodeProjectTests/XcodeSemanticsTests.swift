@@ -139,7 +139,7 @@ final class XcodeSemanticsTests: XCTestCase {
         XCTAssertEqual(f.severity, .error)
         XCTAssertTrue(f.message.contains("\"ABCDE12345.\"") && f.message.contains("$(VAULT_GROUP)"), f.message)
         XCTAssertTrue(f.message.contains("Config/Release.xcconfig:1"), "where it is set: \(f.message)")
-        XCTAssertTrue(f.message.contains("(in App (Debug))"), "Release is fine: \(f.message)")
+        XCTAssertEqual(f.units, ["App (Debug)"], "Release is fine: \(f.shownMessage)")
         XCTAssertEqual(result.findings.filter { $0.rule == "unresolved-variable" }, [])
         XCTAssertEqual(result.units.first { $0.name == "App (Release)" }?.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.vault")
     }
