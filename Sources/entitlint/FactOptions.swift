@@ -93,7 +93,7 @@ struct FactValues: Equatable {
     /// current folder.
     func options(paths: [String], nearest: String? = nil, knownRules: @autoclosure () -> Set<String>) throws -> LintOptions {
         var o = LintOptions()
-        o.discoverer = XcodeDiscoverer()      // Xcode projects, workspaces, XcodeGen specs
+        o.discoverySources = DiscoverySources.registered   // projects and built products
         o.profileFolders = profileFolders
         o.userProfiles = userProfiles
         o.paths = paths.isEmpty ? ["."] : paths
@@ -105,7 +105,6 @@ struct FactValues: Equatable {
             guard jobs > 0 else { throw CLIError("--jobs must be a positive number of threads") }
             o.jobs = jobs
         }
-        o.artifactReader = ArtifactReader()   // .app, .ipa, .xcarchive and Mach-O paths
         if let teamID, !teamID.isTeamIDLike {
             throw CLIError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
         }
