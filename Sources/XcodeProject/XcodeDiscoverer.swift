@@ -32,15 +32,16 @@ public struct XcodeDiscoverer: DiscoverySource {
     /// found by its content: `XcodeGenSpec.rootSpecs`), and the build files of the kinds only read
     /// for the entitlements and profiles they name (`ForeignBuildFiles`: CMake, Bazel, Tuist's
     /// `Project.swift`, MSBuild).
-    public var walkedFiles: FileRecognition {
-        FileRecognition(names: ["project.pbxproj", "contents.xcworkspacedata", "CMakeLists.txt", "BUILD", "BUILD.bazel", "Project.swift"],
-                        extensions: ["yml", "yaml", "cmake", "csproj"])
-    }
+    public var walkedFiles: FileRecognition { Self.walked }
 
     /// What a project is read from: projects, workspaces, XcodeGen specs and xcconfigs.
-    public var projectFiles: FileRecognition {
-        FileRecognition(names: ["project.pbxproj", "project.yml", "contents.xcworkspacedata"], extensions: ["xcconfig"])
-    }
+    public var projectFiles: FileRecognition { Self.project }
+
+    // Built once: a walk asks for every file it meets.
+    static let walked = FileRecognition(names: ["project.pbxproj", "contents.xcworkspacedata", "CMakeLists.txt", "BUILD", "BUILD.bazel",
+                                                "Project.swift"],
+                                        extensions: ["yml", "yaml", "cmake", "csproj"])
+    static let project = FileRecognition(names: ["project.pbxproj", "project.yml", "contents.xcworkspacedata"], extensions: ["xcconfig"])
 
     /// The folders that are projects and workspaces, and the spec's name, that the search above a
     /// file inside a project looks for (`DiscoverySession.projectsIn`).
@@ -186,8 +187,7 @@ struct DiscoverySession {
     mutating func walk(_ root: String, walked: [String]) {
         let absRoot = Paths.absolute(root, cwd: cwd)
         let prefix = absRoot == "/" ? "/" : absRoot + "/"
-        let recognised = XcodeDiscoverer().walkedFiles
-        let found = walked.filter { recognised.matches($0) && Paths.absolute($0, cwd: cwd).hasPrefix(prefix) }
+        let found = walked.filter { XcodeDiscoverer.walked.matches($0) && Paths.absolute($0, cwd: cwd).hasPrefix(prefix) }
         for p in found {
             let name = Paths.baseName(p)
             let folder = Paths.directoryName(p)

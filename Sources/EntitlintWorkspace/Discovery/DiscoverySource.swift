@@ -55,23 +55,24 @@ public struct DiscoveryRequest: Sendable {
 }
 
 /// The files a source recognises: exact base names (`project.pbxproj`, `BUILD`), compared as
-/// written, and extensions (`xcconfig`), compared in any case.
+/// written, and extensions (`xcconfig`), compared in any case. Lists, not sets: the lists are a
+/// few entries, and a set of strings would make every run, even a one-file hook run, pay the
+/// runtime's look-up of `String: Hashable` at its first use.
 public struct FileRecognition: Sendable {
-    public let names: Set<String>
-    public let extensions: Set<String>
+    public let names: [String]
+    public let extensions: [String]
     private let extensionBytes: [[UInt8]]
-    /// The last extension of each name with one, as bytes: most paths of a walk are turned away
-    /// by `Linter.hasExtension` without building their base name.
+    /// The last extension of each name that has one, as bytes: most paths of a walk are turned
+    /// away by `Linter.hasExtension` without building their base name.
     private let nameExtensionBytes: [[UInt8]]
-    private let dotless: Set<String>
+    private let dotless: [String]
 
-    public init(names: Set<String> = [], extensions: Set<String> = []) {
+    public init(names: [String] = [], extensions: [String] = []) {
         self.names = names
         self.extensions = extensions
-        extensionBytes = extensions.map { Array($0.lowercased().utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        extensionBytes = extensions.map { Array($0.lowercased().utf8) }
         dotless = names.filter { !$0.contains(".") }
-        nameExtensionBytes = Set(names.compactMap { n in n.lastIndex(of: ".").map { n[n.index(after: $0)...].lowercased() } })
-            .map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        nameExtensionBytes = names.compactMap { n in n.lastIndex(of: ".").map { Array(n[n.index(after: $0)...].lowercased().utf8) } }
     }
 
     public static let none = FileRecognition()
