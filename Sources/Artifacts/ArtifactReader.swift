@@ -14,7 +14,7 @@ import Darwin
 /// `Extensions/*.appex`, `Watch/*.app`, `AppClips/*.app`; on macOS under `Contents/`, plus
 /// `Contents/Library/LoginItems/*.app`), becomes a unit with the entitlements signed into its
 /// executable, its `Info.plist` bundle ID and its embedded profile (keychain-access-groups.md section 7).
-public struct ArtifactReader: ArtifactReading {
+public struct ArtifactReader: Sendable {
     /// Bounds on reading `.ipa` archives.
     public var zipLimits: ZipLimits
     /// Most bundles read from one product (nested ones included).

@@ -75,16 +75,6 @@ public struct BuiltArtifactFacts: Sendable, Hashable {
     }
 }
 
-/// A discovery source for built products, plugged into `Linter.lint` by the command line (the
-/// `Artifacts` module implements it; EntitlintCore cannot depend on it).
-public protocol ArtifactReading: Sendable {
-    /// Whether `path`, named on the command line, is a built product this reader lints
-    /// (`.app`, `.xcarchive`, `.ipa`, a Mach-O file).
-    func handles(_ path: String) -> Bool
-    /// Reads every signing unit of the product. `shown` is the path as reports show it.
-    func read(_ path: String, shown: String, limits: PlistLimits) -> ArtifactReadResult
-}
-
 /// The units, embedded profiles and problems of one built product.
 public struct ArtifactReadResult: Sendable {
     public var units: [SigningUnit]

@@ -39,17 +39,9 @@ extension Linter {
     /// run the Swift runtime's scan for `String: Hashable` (ProfilePathTests checks they agree).
     static let profileExtensionBytes: [[UInt8]] = [Array("mobileprovision".utf8), Array("provisionprofile".utf8)]
 
-    /// `project.pbxproj`, `*.xcconfig`, `project.yml` and `contents.xcworkspacedata`: project files,
-    /// read by the discoverer (`LintOptions.discoverer`), never as loose property lists. Swift and
-    /// Objective-C sources too: named on the command line (a hook passes the changed ones), they
-    /// bring the targets that compile them into the run, and are read only as code.
-    public static func isProjectFile(_ path: String) -> Bool {
-        let base = Paths.baseName(path)
-        if base == "project.pbxproj" || base == "project.yml" || base == "contents.xcworkspacedata" { return true }
-        return ext(path) == "xcconfig" || isSourceFile(path)
-    }
-
-    /// `.swift`, `.m`, `.mm` and `.h`: what the code rules scan.
+    /// `.swift`, `.m`, `.mm` and `.h`: what the code rules scan. Named on the command line (a hook
+    /// passes the changed ones), they bring the targets that compile them into the run, and are
+    /// read only as code, never as property lists.
     public static func isSourceFile(_ path: String) -> Bool {
         switch ext(path) {
         case "swift", "m", "mm", "h": return true
@@ -144,24 +136,5 @@ extension Linter {
         case .data: what = "data (<data>)"
         }
         return "the root of an entitlements file must be a dictionary (<dict>), not \(what)"
-    }
-
-
-}
-
-extension Linter {
-    static let projectMarkerExtensions: [[UInt8]] = ["pbxproj", "xcworkspacedata", "yml", "yaml", "txt", "cmake", "bazel", "swift", "csproj"].map { Array($0.utf8) }
-
-    /// `X.xcodeproj/project.pbxproj`, `X.xcworkspace/contents.xcworkspacedata`, YAML files (an
-    /// XcodeGen spec is `project.yml`, or found by its content: `XcodeGenSpec.isSpec`), and
-    /// the build files of the kinds only named so far (`CMakeLists.txt`, `*.cmake`, `BUILD`,
-    /// `BUILD.bazel`, Tuist's `Project.swift`): the files a folder walk collects for the
-    /// discoverer (cheap: an extension check first).
-    public static func isProjectMarker(_ path: String) -> Bool {
-        let base = Paths.baseName(path)
-        if base == "BUILD" { return true }
-        guard hasExtension(path, in: projectMarkerExtensions) else { return false }
-        return base == "project.pbxproj" || base == "contents.xcworkspacedata" || base.hasSuffix(".yml") || base.hasSuffix(".yaml")
-            || base == "CMakeLists.txt" || base.hasSuffix(".cmake") || base == "BUILD.bazel" || base == "Project.swift" || base.hasSuffix(".csproj")
     }
 }

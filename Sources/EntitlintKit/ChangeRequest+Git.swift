@@ -13,9 +13,11 @@ extension ChangeRequest {
         if staged || changedSince != nil {
             let cwd = Paths.currentDirectory()
             let roots = explicitPaths.map { Paths.absolute($0, cwd: cwd) }
+            let sources = options.discoverySources
             let isLintable = { (path: String) -> Bool in
                 let abs = repository.absolute(path)
-                return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path) || Linter.isProjectFile(path))
+                return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path)
+                        || sources.isProjectFile(path) || Linter.isSourceFile(path))
                     && (roots.isEmpty || roots.contains { abs == $0 || abs.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
             }
             let lintable: [String]

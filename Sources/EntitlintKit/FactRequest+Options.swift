@@ -1,7 +1,5 @@
 public import EntitlintCore
 public import EntitlintWorkspace
-import XcodeProject
-import Artifacts
 
 extension FactRequest {
     /// The options of a run over `paths` (none: the current folder): the flags checked, the
@@ -13,7 +11,7 @@ extension FactRequest {
     public func options(paths: [String], nearest: String? = nil, knownRules: @autoclosure () -> Set<String>,
                         diagnostics: inout [String]) throws(UsageError) -> LintOptions {
         var o = LintOptions()
-        if readsProjects { o.discoverer = XcodeDiscoverer() }     // Xcode projects, workspaces, XcodeGen specs
+        o.discoverySources = readsProjects ? DiscoverySources.registered : DiscoverySources.withoutProjects
         o.profileFolders = profileFolders
         o.userProfiles = userProfiles
         o.paths = paths.isEmpty ? ["."] : paths
@@ -25,7 +23,6 @@ extension FactRequest {
             guard jobs > 0 else { throw UsageError("--jobs must be a positive number of threads") }
             o.jobs = jobs
         }
-        o.artifactReader = ArtifactReader()   // .app, .ipa, .xcarchive and Mach-O paths
         if let teamID, !teamID.isTeamIDLike {
             throw UsageError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
         }

@@ -35,10 +35,9 @@ public struct LintOptions: Sendable {
     public var setupFindings: [Finding] = []
     /// "Now" and thresholds for time-dependent rules (`profile-expired`, `profile-expiring`, ...).
     public var settings = CheckSettings()
-    /// Reads built products named in `paths` (`.app`, `.ipa`, `.xcarchive`, Mach-O); set by the CLI.
-    public var artifactReader: (any ArtifactReading)?
-    /// Finds the units Xcode projects and XcodeGen specs define (ProjectUnits.swift); set by the CLI.
-    public var discoverer: (any UnitDiscoverer)?
+    /// What finds the units that projects and built products define, in precedence order
+    /// (`Discovery.merge`): the command line registers them; none lints only loose files.
+    public var discoverySources: [any DiscoverySource] = []
     /// `--profiles DIR`: folders (or files) of profiles to pair with units, repeatable.
     public var profileFolders: [String] = []
     /// Whether runs with project units also search the standard profile folders under the home

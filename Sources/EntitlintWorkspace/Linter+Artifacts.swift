@@ -10,26 +10,18 @@ extension Linter {
         return profiles.filter { named.contains(Paths.absolute($0.path, cwd: cwd)) }
     }
 
-    /// Lints the built products among `paths` with `reader`, checking each of their units with
-    /// the rules (findings in built binaries have no line: the key path says where).
-    func lintArtifacts(_ paths: [String], reader: any ArtifactReading, options: LintOptions, lock: LockFile?,
-                       cwd: String) -> ArtifactReadResult {
-        var total = ArtifactReadResult()
-        for path in paths {
-            let r = reader.read(path, shown: Paths.display(path, cwd: cwd), limits: options.limits)
-            total.findings += r.findings
-            total.profiles += r.profiles
-            total.paths += r.paths
-            for unit in r.units {
-                let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
-                for rule in rules {
-                    for var f in FactGate.check(rule, context) {
-                        f.line = 0
-                        f.column = 0
-                        total.findings.append(f)
-                    }
+    /// Checks each unit the sources read from built products with the rules (findings in built
+    /// binaries have no line: the key path says where).
+    func lintArtifacts(_ products: ArtifactReadResult, options: LintOptions, lock: LockFile?) -> ArtifactReadResult {
+        var total = products
+        for unit in products.units {
+            let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
+            for rule in rules {
+                for var f in FactGate.check(rule, context) {
+                    f.line = 0
+                    f.column = 0
+                    total.findings.append(f)
                 }
-                total.units.append(unit)
             }
         }
         return total

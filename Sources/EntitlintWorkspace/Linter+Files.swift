@@ -64,9 +64,9 @@ extension Linter {
                     refused.append(link)
                     return false
                 }, unreadable: { problems.append(($0, $1)) }) { p in
-                    // Project files too when projects are discovered (one walk: ProjectUnits.swift).
+                    // The files of the discovery sources too (one walk: `DiscoverySource.walkedFiles`).
                     guard Linter.hasExtension(p, in: Linter.walkedExtensions)
-                            || (options.discoverer != nil && Linter.isProjectMarker(p))
+                            || options.discoverySources.walks(p)
                             || (options.nestedConfigurations && Paths.baseName(p) == Configuration.fileName) else { return false }
                     return !(config?.excludes(p, cwd: cwd) ?? false)
                 }
@@ -85,8 +85,9 @@ extension Linter {
                 }
             case .file, .other:
                 // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
-                // every changed file. Xcode project files are not read yet.
-                guard !Self.isProjectFile(path), !(config?.excludes(path, cwd: cwd) ?? false) else { continue }
+                // every changed file. Project files are the sources' (`DiscoverySource.projectFiles`), and
+                // Swift and Objective-C sources are read only as code.
+                guard !options.discoverySources.isProjectFile(path), !Self.isSourceFile(path), !(config?.excludes(path, cwd: cwd) ?? false) else { continue }
                 if files.isEmpty && !deduplicating {
                     files = [path]
                 } else {

@@ -8,15 +8,15 @@ public import Provisioning
 extension Linter {
     /// Runs the whole pipeline.
     public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
-        // Built products named on the command line go to the artifact reader, the rest as usual.
-        let artifactPaths = Self.artifactPaths(options)
+        // Built products named on the command line go to the source that takes them, the rest as usual.
+        let artifactPaths = Self.sourceInputs(options)
         var options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
         let cwd = Paths.currentDirectory()
         options.settings.workingDirectory = cwd
         var walk = WalkReport()
         var files = try collectFiles(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
                                      nestedConfigurations: &walk.nestedFolders)
-        let discovery = discoverProjectUnits(options, files: &files, cwd: cwd)
+        let discovery = discoverProjectUnits(options, inputs: artifactPaths, files: &files, cwd: cwd)
         let userProfilePaths = options.userProfilePaths(standard: discovery?.units.isEmpty == false)
         let extraProfiles = try Self.extraProfiles(options, discovery: discovery) + userProfilePaths
         let allPaths = Self.withExtraProfiles(files, extraProfiles, cwd: cwd)
@@ -40,8 +40,8 @@ extension Linter {
         units += project.units
         findings += project.findings
         var checkedPaths = withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)
-        if let reader = options.artifactReader, !artifactPaths.isEmpty {
-            let built = lintArtifacts(artifactPaths, reader: reader, options: options, lock: lock, cwd: cwd)
+        if let products = discovery?.built {
+            let built = lintArtifacts(products, options: options, lock: lock)
             findings += built.findings
             units += built.units
             profiles += built.profiles
@@ -95,11 +95,6 @@ extension Linter {
                               path: p.path))
         }
         return out
-    }
-
-    /// The built products among the inputs, for the artifact reader (none from a revision's files).
-    private static func artifactPaths(_ options: LintOptions) -> [String] {
-        options.artifactReader.map { r in options.paths.filter { options.virtualFiles == nil && r.handles($0) } } ?? []
     }
 
     /// What the folder walks met besides the files they collected.

@@ -1,14 +1,6 @@
 public import EntitlintCore
 public import PropertyList
 
-/// Finds the signing units that projects define (Xcode projects, workspaces, XcodeGen specs) for
-/// the paths of a run. The `XcodeProject` module implements it; the CLI sets it on `LintOptions`.
-public protocol UnitDiscoverer: Sendable {
-    /// `files`: the files the run collected (entitlements and profiles as given or walked, and the
-    /// project files its folder walks found: `Linter.isProjectMarker`).
-    func discover(_ options: LintOptions, files: [String], cwd: String) -> Discovery
-}
-
 /// A unit as a project defines it, before the run's flags, config and profiles are applied.
 public struct DiscoveredUnit: Sendable {
     /// Unique in the run: `AppOne (Release)`.
@@ -94,6 +86,10 @@ public struct Discovery: Sendable {
     /// checked by the profile rules as if named on the command line.
     public var namedProfiles: [String] = []
 
+    /// The units, embedded profiles, problems and files of the built products the sources took
+    /// whole (`DiscoverySource.takes(input:)`): complete units, checked as they are.
+    public var built = ArtifactReadResult()
+
     /// Whether the run found anything that decides which loose files are used.
     public var hasProjects: Bool { !projectFolders.isEmpty || !foreignFolders.isEmpty }
 
@@ -106,12 +102,27 @@ public struct Discovery: Sendable {
 }
 
 extension Linter {
-    /// Runs the discoverer, if any, with the project files the walk collected; they, and the
-    /// entitlements files the units use, leave `files`.
-    func discoverProjectUnits(_ options: LintOptions, files: inout [String], cwd: String) -> Discovery? {
-        guard let discoverer = options.discoverer else { return nil }
-        let discovery = discoverer.discover(options, files: files, cwd: cwd)
-        files.removeAll { Linter.isProjectMarker($0) }
+    /// The command-line paths the sources take whole (built products), none from a revision's files.
+    static func sourceInputs(_ options: LintOptions) -> [String] {
+        guard options.virtualFiles == nil, !options.discoverySources.isEmpty else { return [] }
+        return options.paths.filter { options.discoverySources.takeInput($0) }
+    }
+
+    /// Runs every source with the files the walk collected and its own `inputs`, and merges what
+    /// they find (`Discovery.merge`); the project files, and the entitlements files the units
+    /// use, leave `files`. Nil when no source is registered.
+    func discoverProjectUnits(_ options: LintOptions, inputs: [String], files: inout [String], cwd: String) -> Discovery? {
+        let sources = options.discoverySources
+        guard !sources.isEmpty else { return nil }
+        var request = DiscoveryRequest(files: files, options: options, cwd: cwd)
+        request.superseded = Set(sources.flatMap { $0.supersededProjects(request) })
+        let parts = sources.map { source in
+            var own = request
+            own.inputs = inputs.filter { source.takes(input: $0) }
+            return (source: source.name, discovery: source.discover(own))
+        }
+        let discovery = Discovery.merge(parts, cwd: cwd)
+        files.removeAll { sources.walks($0) }
         if !discovery.claimed.isEmpty {
             files.removeAll { discovery.claimed.contains(Paths.absolute($0, cwd: cwd)) }
         }

@@ -37,7 +37,7 @@ public enum RevisionReference {
         let wanted = tree.filter { path in
             let e = Linter.ext(path)
             return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) || path == configRelative
-                || (Linter.isProjectFile(path) && !Linter.isSourceFile(path))   // Xcode projects and XcodeGen specs as they were
+                || options.discoverySources.isProjectFile(path)   // the projects (Xcode, XcodeGen, ...) as they were
         }
         let files = VirtualFiles.git(repository, revision: commit, paths: wanted, exclusive: true,
                                      maxBytes: options.limits.maxBytes, maxTotalBytes: options.maxTotalBytes)

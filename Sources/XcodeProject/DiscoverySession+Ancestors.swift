@@ -47,7 +47,8 @@ extension DiscoverySession {
         return out
     }
 
-    /// The `*.xcodeproj`, `*.xcworkspace` and `project.yml` directly in `dir`.
+    /// The `*.xcodeproj`, `*.xcworkspace` and `project.yml` directly in `dir`
+    /// (`XcodeDiscoverer.bundleSuffixes`, `XcodeDiscoverer.specName`).
     mutating func projectsIn(_ dir: String) -> [String] {
         if let cached = ancestorCache[dir] { return cached }
         var out: [String] = []
@@ -65,7 +66,8 @@ extension DiscoverySession {
                             guard n >= k else { return false }
                             return memcmp(b + (n - k), suffix.utf8Start, k) == 0
                         }
-                        return ends(".xcodeproj") || ends(".xcworkspace") || (n == 11 && ends("project.yml"))
+                        let spec = XcodeDiscoverer.specName
+                        return XcodeDiscoverer.bundleSuffixes.contains(where: ends) || (n == spec.utf8CodeUnitCount && ends(spec))
                     }
                 }
                 guard candidate else { continue }

@@ -57,6 +57,7 @@ extension DiscoverySession {
                 }
                 continue
             }
+            if superseded.contains(path) { continue }
             var found: [ProjectUnit] = []
             let generated = specs.first { $0.value == path }?.key
             let family = workspaceOf[path] ?? generated.flatMap { workspaceOf[$0] } ?? path

@@ -20,13 +20,38 @@ import Darwin
 /// - the other units of a project found that way are context for the project rules only.
 ///
 /// A folder holding both a `project.yml` and the project it generates (`<name>.xcodeproj`) is read
-/// from the spec: XcodeGen rewrites the project from it.
-public struct XcodeDiscoverer: UnitDiscoverer {
+/// from the spec: XcodeGen rewrites the project from it. Both are this source's, so it settles
+/// that itself (the spec takes the project's workspace family and scope); a project another
+/// source stands for (`DiscoveryRequest.superseded`) is not read.
+public struct XcodeDiscoverer: DiscoverySource {
     public init() {}
 
-    public func discover(_ options: LintOptions, files: [String], cwd: String) -> Discovery {
-        var session = DiscoverySession(options: options, cwd: cwd)
-        session.run(looseFiles: files)
+    public var name: String { "Xcode projects" }
+
+    /// Projects (`project.pbxproj`), workspaces, YAML files (an XcodeGen spec is `project.yml`, or
+    /// found by its content: `XcodeGenSpec.rootSpecs`), and the build files of the kinds only read
+    /// for the entitlements and profiles they name (`ForeignBuildFiles`: CMake, Bazel, Tuist's
+    /// `Project.swift`, MSBuild).
+    public var walkedFiles: FileRecognition { Self.walked }
+
+    /// What a project is read from: projects, workspaces, XcodeGen specs and xcconfigs.
+    public var projectFiles: FileRecognition { Self.project }
+
+    // Built once: a walk asks for every file it meets.
+    static let walked = FileRecognition(names: ["project.pbxproj", "contents.xcworkspacedata", "CMakeLists.txt", "BUILD", "BUILD.bazel",
+                                                "Project.swift"],
+                                        extensions: ["yml", "yaml", "cmake", "csproj"])
+    static let project = FileRecognition(names: ["project.pbxproj", "project.yml", "contents.xcworkspacedata"], extensions: ["xcconfig"])
+
+    /// The folders that are projects and workspaces, and the spec's name, that the search above a
+    /// file inside a project looks for (`DiscoverySession.projectsIn`).
+    static let bundleSuffixes: [StaticString] = [".xcodeproj", ".xcworkspace"]
+    static let specName: StaticString = "project.yml"
+
+    public func discover(_ request: DiscoveryRequest) -> Discovery {
+        var session = DiscoverySession(options: request.options, cwd: request.cwd)
+        session.superseded = request.superseded
+        session.run(looseFiles: request.files)
         return session.result()
     }
 }
@@ -88,6 +113,8 @@ struct DiscoverySession {
     var unitless = Set<String>()
     /// Spec path -> the scopes of the projects generated from it, merged into its own.
     var mergedScopes: [String: Scope] = [:]
+    /// Absolute paths of generated projects another source reads from their specs.
+    var superseded: Set<String> = []
 
     init(options: LintOptions, cwd: String) {
         self.options = options
@@ -156,11 +183,11 @@ struct DiscoverySession {
     }
 
     /// Projects, workspaces and specs below a folder: the project files the run's walk of it
-    /// collected (`Linter.isProjectMarker`; excludes and .gitignore already applied).
+    /// collected (`XcodeDiscoverer.walkedFiles`; excludes and .gitignore already applied).
     mutating func walk(_ root: String, walked: [String]) {
         let absRoot = Paths.absolute(root, cwd: cwd)
         let prefix = absRoot == "/" ? "/" : absRoot + "/"
-        let found = walked.filter { Linter.isProjectMarker($0) && Paths.absolute($0, cwd: cwd).hasPrefix(prefix) }
+        let found = walked.filter { XcodeDiscoverer.walked.matches($0) && Paths.absolute($0, cwd: cwd).hasPrefix(prefix) }
         for p in found {
             let name = Paths.baseName(p)
             let folder = Paths.directoryName(p)

@@ -14,7 +14,7 @@ extension BundleLinting {
     func lint(_ paths: [String], in dir: URL, reader: ArtifactReader = ArtifactReader()) throws -> LintResult {
         var options = LintOptions()
         options.paths = paths
-        options.artifactReader = reader
+        options.discoverySources = [reader]
         options.settings = CheckSettings(now: BundleTests.today)
         options.parallel = false
         let saved = FileManager.default.currentDirectoryPath

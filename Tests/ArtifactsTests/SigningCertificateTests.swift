@@ -22,7 +22,7 @@ final class SigningCertificateTests: XCTestCase {
     func lint(_ paths: [String], in dir: URL) throws -> LintResult {
         var options = LintOptions()
         options.paths = paths
-        options.artifactReader = ArtifactReader()
+        options.discoverySources = [ArtifactReader()]
         options.settings = CheckSettings(now: Self.today)
         options.parallel = false
         let saved = FileManager.default.currentDirectoryPath

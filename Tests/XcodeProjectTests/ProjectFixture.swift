@@ -204,7 +204,7 @@ enum Fixture {
     static func lint(_ paths: [String], configure: (inout LintOptions) -> Void = { _ in }) throws -> LintResult {
         var options = LintOptions()
         options.paths = paths
-        options.discoverer = XcodeDiscoverer()
+        options.discoverySources = [XcodeDiscoverer()]
         options.parallel = false
         configure(&options)
         return try Linter(rules: RuleRegistry.all).lint(options)

@@ -24,7 +24,7 @@ final class ProjectFuzzRegressionTests: XCTestCase {
             "/fuzz/AppOne/AppOne.entitlements": entitlements,
             "/fuzz/AppTwo/AppTwo.entitlements": entitlements,
         ], exclusive: true)
-        return XcodeDiscoverer().discover(options, files: [], cwd: "/fuzz")
+        return XcodeDiscoverer().discover(DiscoveryRequest(files: [], options: options, cwd: "/fuzz"))
     }
 
     func testOpenStepRegressionsGoThroughTheProjectModel() throws {

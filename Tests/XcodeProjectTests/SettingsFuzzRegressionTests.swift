@@ -41,7 +41,7 @@ final class SettingsFuzzRegressionTests: XCTestCase {
             "/fuzz/Config/Release.xcconfig": Array("CODE_SIGN_STYLE = Manual\nHOST_ID = $(PRODUCT_BUNDLE_IDENTIFIER)\n".utf8),
             "/fuzz/App/App.entitlements": Array("<plist><dict><key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string></array></dict></plist>".utf8),
         ], exclusive: true)
-        return XcodeDiscoverer().discover(options, files: [], cwd: "/fuzz")
+        return XcodeDiscoverer().discover(DiscoveryRequest(files: [], options: options, cwd: "/fuzz"))
     }
 
     func testXCConfigRegressionsEvaluate() throws {

@@ -10,7 +10,7 @@ extension FuzzCheck {
         options.paths = [path]
         options.parallel = false
         options.virtualFiles = VirtualFiles(files: files, exclusive: true)
-        let discovery = XcodeDiscoverer().discover(options, files: [], cwd: "/fuzz")
+        let discovery = XcodeDiscoverer().discover(DiscoveryRequest(files: [], options: options, cwd: "/fuzz"))
         for unit in discovery.units {
             walk(unit.document.root)
             sink &+= unit.name.utf8.count &+ unit.variables.count &+ (unit.bundleID?.value.utf8.count ?? 0)

@@ -1,0 +1,97 @@
+public import EntitlintCore
+
+/// One kind of input that defines signing units (Xcode projects and their relatives, built
+/// products, ...), plugged into a run through `LintOptions.discoverySources`. The engine asks the
+/// registered sources, never a list of names of its own, which files are project files, which
+/// inputs are whole products, and which generated projects a spec stands for; `Discovery.merge`
+/// combines what they find.
+public protocol DiscoverySource: Sendable {
+    /// What the source reads, for notices and tests: "Xcode projects", "built products".
+    var name: String { get }
+    /// Files a folder walk collects for this source: they go to `discover`, never to the loose
+    /// property list readers.
+    var walkedFiles: FileRecognition { get }
+    /// Files that are this source's project files wherever they come from: named on the command
+    /// line they are not linted as loose property lists, changed (`--staged`, `--changed-since`)
+    /// they start a run, and at a revision (`--against`) they are read as they were.
+    var projectFiles: FileRecognition { get }
+    /// Whether `path`, named on the command line, is a whole input of this source (a built
+    /// product): it leaves the walk and the loose files and comes in `DiscoveryRequest.inputs`.
+    /// Asked only for runs over the disk (not a revision's files).
+    func takes(input path: String) -> Bool
+    /// The generated projects (absolute `.xcodeproj` paths) that files this source reads stand
+    /// for: the sources that read those projects leave them to this one (`DiscoveryRequest.superseded`).
+    func supersededProjects(_ request: DiscoveryRequest) -> [String]
+    /// The units, findings and notices of the request's files.
+    func discover(_ request: DiscoveryRequest) -> Discovery
+}
+
+extension DiscoverySource {
+    public func takes(input path: String) -> Bool { false }
+    public func supersededProjects(_ request: DiscoveryRequest) -> [String] { [] }
+}
+
+/// What a source is given: the run's files, its own inputs, and what it may read.
+public struct DiscoveryRequest: Sendable {
+    /// The files the run collected: entitlements and profiles as given or walked, and the files the
+    /// folder walks found for any source (`DiscoverySource.walkedFiles`).
+    public var files: [String]
+    /// The command-line paths this source takes whole (`DiscoverySource.takes(input:)`).
+    public var inputs: [String]
+    /// Absolute paths of generated projects another source reads from their specs: not read again.
+    public var superseded: Set<String>
+    /// The run: its paths, configuration (excludes, variables), the read limits (`limits`,
+    /// `maxTotalBytes`) and where files come from (`virtualFiles`, a revision's, or the disk).
+    public var options: LintOptions
+    public var cwd: String
+
+    public init(files: [String], inputs: [String] = [], superseded: Set<String> = [], options: LintOptions, cwd: String) {
+        self.files = files
+        self.inputs = inputs
+        self.superseded = superseded
+        self.options = options
+        self.cwd = cwd
+    }
+}
+
+/// The files a source recognises: exact base names (`project.pbxproj`, `BUILD`), compared as
+/// written, and extensions (`xcconfig`), compared in any case. Lists, not sets: the lists are a
+/// few entries, and a set of strings would make every run, even a one-file hook run, pay the
+/// runtime's look-up of `String: Hashable` at its first use.
+public struct FileRecognition: Sendable {
+    public let names: [String]
+    public let extensions: [String]
+    private let extensionBytes: [[UInt8]]
+    /// The last extension of each name that has one, as bytes: most paths of a walk are turned
+    /// away by `Linter.hasExtension` without building their base name.
+    private let nameExtensionBytes: [[UInt8]]
+    private let dotless: [String]
+
+    public init(names: [String] = [], extensions: [String] = []) {
+        self.names = names
+        self.extensions = extensions
+        extensionBytes = extensions.map { Array($0.lowercased().utf8) }
+        dotless = names.filter { !$0.contains(".") }
+        nameExtensionBytes = names.compactMap { n in n.lastIndex(of: ".").map { Array(n[n.index(after: $0)...].lowercased().utf8) } }
+    }
+
+    public static let none = FileRecognition()
+
+    public func matches(_ path: String) -> Bool {
+        if !extensionBytes.isEmpty, Linter.hasExtension(path, in: extensionBytes) { return true }
+        if !dotless.isEmpty, dotless.contains(Paths.baseName(path)) { return true }
+        guard !nameExtensionBytes.isEmpty, Linter.hasExtension(path, in: nameExtensionBytes) else { return false }
+        return names.contains(Paths.baseName(path))
+    }
+}
+
+extension [any DiscoverySource] {
+    /// Whether a folder walk collects `path` for one of the sources.
+    public func walks(_ path: String) -> Bool { contains { $0.walkedFiles.matches(path) } }
+
+    /// Whether `path` is a project file of one of the sources (`DiscoverySource.projectFiles`).
+    public func isProjectFile(_ path: String) -> Bool { contains { $0.projectFiles.matches(path) } }
+
+    /// Whether one of the sources takes `path` whole (a built product).
+    public func takeInput(_ path: String) -> Bool { contains { $0.takes(input: path) } }
+}

@@ -1,0 +1,38 @@
+import EntitlintCore
+import EntitlintWorkspace
+import XCTest
+@testable import XcodeProject
+
+/// What the Xcode source tells the engine: the files a folder walk collects for it and the files
+/// that are its projects (never linted as loose property lists, read at a revision, changed ones
+/// start a run). Recorded here so a change to the lists is a decision.
+final class DiscoverySourceRecognitionTests: XCTestCase {
+    let source = XcodeDiscoverer()
+
+    func testWalkCollectsProjectsWorkspacesYAMLAndForeignBuildFiles() {
+        for path in ["A.xcodeproj/project.pbxproj", "W.xcworkspace/contents.xcworkspacedata", "project.yml", "app/mail-project.yaml",
+                     "CMakeLists.txt", "cmake/sign.cmake", "BUILD", "ios/BUILD.bazel", "Project.swift", "App.csproj"] {
+            XCTAssertTrue(source.walkedFiles.matches(path), path)
+        }
+        for path in ["App.entitlements", "Base.xcconfig", "Package.swift", "main.swift", "Info.plist", "BUILD.txt", "project.pbxproj.orig"] {
+            XCTAssertFalse(source.walkedFiles.matches(path), path)
+        }
+    }
+
+    func testProjectFilesAreProjectsWorkspacesSpecsAndXCConfigs() {
+        for path in ["A.xcodeproj/project.pbxproj", "W.xcworkspace/contents.xcworkspacedata", "project.yml", "Base.xcconfig", "C/Base.XCCONFIG"] {
+            XCTAssertTrue(source.projectFiles.matches(path), path)
+        }
+        for path in ["mail-project.yml", "CMakeLists.txt", "App.entitlements", "main.swift"] {
+            XCTAssertFalse(source.projectFiles.matches(path), path)
+        }
+    }
+
+    func testTheSourcesAnswerForTheEngine() {
+        let sources: [any DiscoverySource] = [source]
+        XCTAssertTrue(sources.walks("BUILD"))
+        XCTAssertTrue(sources.isProjectFile("Base.xcconfig"))
+        XCTAssertFalse(sources.takeInput("App.ipa"), "the Xcode source takes no command-line input whole")
+        XCTAssertFalse(([] as [any DiscoverySource]).isProjectFile("project.yml"))
+    }
+}
