@@ -9,7 +9,7 @@ import EntitlintCore
 struct UnreadablePathRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.unreadablePath, severity: .error,
-        category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: false, precision: .veryHigh, facts: .nothing,
         summary: "A file or folder the run could not read: missing, not permitted, not a regular file, or not in the revision read from.",
         rationale: """
         A file that cannot be read is not checked, and a run that checked nothing must not pass as "no problems": \
@@ -24,7 +24,7 @@ struct UnreadablePathRule: Rule {
 struct ReadLimitRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.readLimit, severity: .error,
-        category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: false, precision: .veryHigh, facts: .nothing,
         summary: "A file not read because of a limit of the run: larger than `max-file-size`, or past `max-total-bytes` read in all.",
         rationale: """
         The limits keep a hostile or mistaken input from exhausting memory (Rules/reference/limits.md). A file \
@@ -38,7 +38,7 @@ struct ReadLimitRule: Rule {
 struct LinkOutsideRootRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.linkOutsideRoot, severity: .error,
-        category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: false, precision: .veryHigh, facts: .nothing,
         summary: "A symbolic link in a walked folder that leads outside the project root: not followed, not read.",
         rationale: """
         A folder walk stays inside the project: a link leading out of it could make the run read any file on the \
@@ -53,7 +53,7 @@ struct LinkOutsideRootRule: Rule {
 struct FindingsTruncatedRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.findingsTruncated, severity: .error,
-        category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: false, precision: .veryHigh, facts: .nothing,
         summary: "Findings left out because the run reports at most `max-findings`; this one says how many, from where.",
         rationale: """
         It stands at the first finding left out and takes the highest severity among those left out, so the exit \
@@ -68,7 +68,7 @@ struct FindingsTruncatedRule: Rule {
 struct OutputTruncatedRule: Rule {
     static let description = RuleDescription(
         id: ToolFindings.outputTruncated, severity: .error,
-        category: .tool, readsOnlyTheFile: false, precision: .veryHigh,
+        category: .tool, readsOnlyTheFile: false, precision: .veryHigh, facts: .nothing,
         summary: "Findings left out so the report fits in `max-output-bytes`; this one says how many, from where.",
         rationale: """
         It stands at the first finding left out and takes the highest severity among those left out, so the exit \

@@ -1,0 +1,109 @@
+public import PropertyList
+import Foundation
+
+/// What a rule is about: the SARIF tags (`keychain` or `code-signing`, `code`) and the grouping
+/// of the rules index.
+public enum RuleCategory: String, Sendable, CaseIterable {
+    /// The run itself: files it cannot read, directives that suppress nothing.
+    case tool
+    /// An entitlements file's keychain and app groups, on its own or with the unit's facts.
+    case entitlements
+    /// A provisioning profile or a signature rather than the entitlements file.
+    case signing
+    /// Several targets of a project, or a project as Xcode reads it.
+    case project
+    /// Code the app compiles, resolved statically.
+    case code
+}
+
+/// How often a rule's finding is right, as SARIF's `precision` says it.
+public enum RulePrecision: String, Sendable, CaseIterable {
+    /// The rule judges the file's own text: nothing it does not see can prove it wrong.
+    case veryHigh = "very-high"
+    /// The rule reads stated facts (a profile, the project's settings, a signature).
+    case high
+    /// The rule reads code or reasons about the whole project: a value the scan could not see can
+    /// prove it wrong.
+    case medium
+}
+
+/// Everything a rule says about itself.
+public struct RuleDescription: Sendable, Hashable {
+    public var id: String
+    public var severity: Severity
+    public var category: RuleCategory
+    /// True when the rule checks an entitlements file on its own, needing no bundle ID, team,
+    /// profile, platform or build setting: it runs on a file a build setting names only as a
+    /// variant (`SigningUnit.isVariant`), and a directive that suppresses none of its findings is
+    /// reported as unused (finding nothing here means finding nothing in any run).
+    public var readsOnlyTheFile: Bool
+    public var precision: RulePrecision
+    /// The unit facts the rule reasons about (`FactGate` holds its findings to them); nil only
+    /// for descriptions made up for a finding of no registered rule.
+    public var facts: FactNeeds?
+    /// The `security-severity` score SARIF consumers read (GitHub: 7.0-8.9 high, 4.0-6.9 medium),
+    /// when the rule's findings weigh more than a keychain error's default (`SARIFRuleProperties`).
+    public var securityScore: String?
+    /// Whether the rule offers fixes.
+    public var canFix: Bool
+    public var summary: String
+    /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
+    public var rationale: String
+    /// The examples are built when first read, not with the description: every run reads each
+    /// rule's id and severity, while only the docs, the example tests and SARIF help read the
+    /// examples, and building them (source files, markers) would cost every one-file run.
+    public var triggering: [RuleExample] { examples.triggering }
+    public var nonTriggering: [RuleExample] { examples.nonTriggering }
+    private let examples: Examples
+
+    public init(id: String, severity: Severity, category: RuleCategory, readsOnlyTheFile: Bool, precision: RulePrecision,
+                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, summary: String, rationale: String,
+                triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
+                nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
+        self.id = id
+        self.severity = severity
+        self.category = category
+        self.readsOnlyTheFile = readsOnlyTheFile
+        self.precision = precision
+        self.facts = facts
+        self.securityScore = securityScore
+        self.canFix = canFix
+        self.summary = summary
+        self.rationale = rationale
+        self.examples = Examples(build: { (triggering(), nonTriggering()) })
+    }
+
+    public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
+        a.id == b.id && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
+            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix
+            && a.summary == b.summary && a.rationale == b.rationale
+            && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(severity)
+        hasher.combine(summary)
+    }
+
+    /// Both lists, built once on first use (a class so that copies of the description share it).
+    private final class Examples: @unchecked Sendable {
+        private let lock = NSLock()
+        private var build: (@Sendable () -> ([RuleExample], [RuleExample]))?
+        private var built: ([RuleExample], [RuleExample]) = ([], [])
+
+        init(build: @escaping @Sendable () -> ([RuleExample], [RuleExample])) { self.build = build }
+
+        private var lists: ([RuleExample], [RuleExample]) {
+            lock.lock()
+            defer { lock.unlock() }
+            if let build {
+                built = build()
+                self.build = nil
+            }
+            return built
+        }
+        var triggering: [RuleExample] { lists.0 }
+        var nonTriggering: [RuleExample] { lists.1 }
+    }
+}
