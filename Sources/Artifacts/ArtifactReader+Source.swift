@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 public import EntitlintWorkspace
 
 /// Built products as a discovery source: each product named on the command line (`handles`) is

@@ -1,5 +1,5 @@
 public import EntitlintCore
-public import EntitlintWorkspace
+import EntitlintWorkspace
 public import PropertyList
 import Provisioning
 #if canImport(Glibc)

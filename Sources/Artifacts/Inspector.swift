@@ -1,5 +1,5 @@
-public import EntitlintCore
-public import EntitlintWorkspace
+import EntitlintCore
+import EntitlintWorkspace
 public import PropertyList
 import Provisioning
 

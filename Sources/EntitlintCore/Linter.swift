@@ -1,5 +1,5 @@
 public import PropertyList
-public import Provisioning
+import Provisioning
 
 /// inputs -> documents -> signing units -> rules -> findings.
 public struct Linter: Sendable {

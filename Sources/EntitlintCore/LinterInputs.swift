@@ -1,6 +1,6 @@
 import Dispatch
 public import PropertyList
-public import Provisioning
+import Provisioning
 
 /// Which files a run reads, and how each is parsed.
 extension Linter {

@@ -1,5 +1,5 @@
-public import PropertyList
-public import Provisioning
+import PropertyList
+import Provisioning
 
 /// The lock file and the reference rules of a run.
 extension Linter {

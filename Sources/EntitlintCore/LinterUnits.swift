@@ -1,5 +1,5 @@
-public import PropertyList
-public import Provisioning
+import PropertyList
+import Provisioning
 
 /// What the caller states about the units of a run: the flags (`--team-id`, `--bundle-id`,
 /// `--profile`) and the configuration. They take precedence over what a file or profile says.

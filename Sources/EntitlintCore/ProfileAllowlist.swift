@@ -1,5 +1,5 @@
 public import Provisioning
-public import PropertyList
+import PropertyList
 
 /// How an app's entitlement values are checked against a profile's `Entitlements` allowlist
 /// (keychain-access-groups.md section 3.1, reconstructed from Xcode's behaviour).

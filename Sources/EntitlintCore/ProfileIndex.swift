@@ -1,4 +1,4 @@
-public import Provisioning
+import Provisioning
 
 /// The profiles of a run, indexed once for pairing with units: by App ID pattern (exact, and a
 /// prefix trie for `PREFIX.stem*` wildcards), by UUID and by name. Pairing a unit costs the

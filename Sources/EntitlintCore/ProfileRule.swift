@@ -1,5 +1,5 @@
 public import PropertyList
-public import Provisioning
+import Provisioning
 
 /// What a profile rule sees: one provisioning profile in use in the run, checked once however
 /// many units are signed with it.

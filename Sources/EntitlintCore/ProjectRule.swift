@@ -1,4 +1,4 @@
-public import PropertyList
+import PropertyList
 
 /// A rule over every unit of a run at once: sharing across targets. It is a `Rule` too, so it has a description, examples, docs and a
 /// severity setting like the others; its per-unit check finds nothing.

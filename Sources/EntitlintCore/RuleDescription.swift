@@ -1,4 +1,4 @@
-public import PropertyList
+import PropertyList
 import Foundation
 
 /// What a rule is about: the SARIF tags (`keychain` or `code-signing`, `code`) and the grouping

@@ -1,5 +1,5 @@
-public import EntitlintCore
-public import PropertyList
+import EntitlintCore
+import PropertyList
 
 extension UnitContext {
     /// The string elements of the array entitlement `key` (non-strings skipped).

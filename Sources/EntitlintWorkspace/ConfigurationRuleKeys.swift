@@ -1,5 +1,5 @@
 import Yams
-public import EntitlintCore
+import EntitlintCore
 
 /// The rule-id keys of `.entitlint.yml` (`select`, `ignore`, `per-file-ignores`), read from YAML.
 extension Configuration {

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 import Dispatch
 import Foundation
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// `.gitignore` for folder walks: a file or folder that git would ignore is not linted, as ruff
 /// and ripgrep do. Rules from gitignore(5):

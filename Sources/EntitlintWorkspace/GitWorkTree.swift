@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// What the git work tree around a path says about a file that is not there: whether git
 /// ignores it (a per-developer file), and which submodule it belongs to. Both read only the

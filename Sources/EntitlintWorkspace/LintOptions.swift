@@ -1,7 +1,7 @@
 public import EntitlintCore
 import Dispatch
 public import PropertyList
-public import Provisioning
+import Provisioning
 
 /// The options of one run: inputs, the facts given on the command line, reference points.
 public struct LintOptions: Sendable {

@@ -1,5 +1,5 @@
-public import EntitlintCore
-public import PropertyList
+import EntitlintCore
+import PropertyList
 
 /// The profiles and built products named on the command line.
 extension Linter {

@@ -25,8 +25,8 @@ extension Linter {
         slots.initialize(repeating: nil)
         defer { slots.deallocate() }
         nonisolated(unsafe) let out = slots
-        nonisolated(unsafe) let byPath = byAbs
-        nonisolated(unsafe) let pairing = ProjectProfiles(profiles, discovery: discovery, walked: walkedProfiles, cwd: cwd)
+        let byPath = byAbs
+        let pairing = ProjectProfiles(profiles, discovery: discovery, walked: walkedProfiles, cwd: cwd)
         let work: @Sendable (Int) -> Void = { i in
             let d = discovered[i]
             let candidates = pairing.candidates(for: d)

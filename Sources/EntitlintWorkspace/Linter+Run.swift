@@ -1,7 +1,7 @@
 import Dispatch
 public import EntitlintCore
-public import PropertyList
-public import Provisioning
+import PropertyList
+import Provisioning
 
 /// A whole run over files and folders: inputs -> documents -> signing
 /// units -> rules -> findings. Each step below is one stage; their order is the run's.
@@ -189,8 +189,8 @@ extension Linter {
         perUnit.initialize(repeating: [])
         defer { perUnit.deallocate() }
         nonisolated(unsafe) let slots = perUnit
-        nonisolated(unsafe) let docs = documents
-        nonisolated(unsafe) let parsedByPath = byAbs
+        let docs = documents
+        let parsedByPath = byAbs
         // Indexed once: pairing each file with its profile costs its bundle ID's length, not
         // a pass over every profile.
         let knownProfiles = ProfileIndex(profiles)

@@ -14,7 +14,8 @@ extension Paths {
     public static func currentDirectory() -> String {
         var buf = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buf, buf.count) != nil else { return "." }
-        return String(cString: buf)
+        let length = buf.firstIndex(of: 0) ?? buf.count
+        return String(decoding: buf[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `path` absolute against the current folder.

@@ -1,6 +1,6 @@
 import Foundation
-public import EntitlintCore
-public import PropertyList
+import EntitlintCore
+import PropertyList
 
 /// Bytes a run may still read (`max-total-bytes`), shared by the parsing threads and by the
 /// reads from git (`GitRepository.blobs`).

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 extension AccessReport {
     /// One place where a unit's code passes an access group to the keychain.

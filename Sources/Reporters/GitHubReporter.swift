@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// GitHub Actions workflow commands, which the runner turns into annotations on the files of a
 /// pull request (docs.github.com, "Workflow commands for GitHub Actions"):

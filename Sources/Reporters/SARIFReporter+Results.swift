@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// What a SARIF result carries besides its rule, level and location: the message with the
 /// finding's units, notes and help; the same as data in the result's property bag (SARIF 3.8);

@@ -1,5 +1,5 @@
-public import EntitlintCore
-public import EntitlintWorkspace
+import EntitlintCore
+import EntitlintWorkspace
 
 /// The repository a run is in: code hosts (GitHub code scanning, GitHub annotations, GitLab Code
 /// Quality) resolve report paths against the repository root, while findings carry paths relative

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// `path:line:col: severity: message [rule-id]`, the form Xcode and editors link, then a
 /// one-line summary (not with `--quiet`). Colour only when asked (the CLI asks on a TTY without `NO_COLOR`).

@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 public import EntitlintWorkspace
 import PropertyList
 

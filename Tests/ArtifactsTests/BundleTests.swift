@@ -18,8 +18,8 @@ extension BundleLinting {
         options.settings = CheckSettings(now: BundleTests.today)
         options.parallel = false
         let saved = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        _ = FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(saved) }
         return try Linter(rules: RuleRegistry.all).lint(options)
     }
 }

@@ -35,7 +35,7 @@ final class LintRunTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        FileManager.default.changeCurrentDirectoryPath(previous)
+        _ = FileManager.default.changeCurrentDirectoryPath(previous)
         try? FileManager.default.removeItem(at: root)
     }
 

@@ -25,8 +25,8 @@ final class ToolFindingTests: XCTestCase {
         options.readLock = false
         configure(&options)
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         return try Linter(rules: RuleRegistry.all, severityOverrides: overrides).lint(options).findings
     }
 

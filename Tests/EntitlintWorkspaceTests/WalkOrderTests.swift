@@ -46,7 +46,7 @@ final class WalkOrderTests: XCTestCase {
             for folder in ["", "sub/", "sub/deeper/", "sub\u{301}/"] {
                 let rel = folder + name + ".entitlements"
                 try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder.isEmpty ? "." : folder), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
+                _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
                 made.append(dir.path + "/" + rel)
             }
         }
@@ -62,7 +62,7 @@ final class WalkOrderTests: XCTestCase {
             let folder = i % 3 == 0 ? "" : "f\(i % 7)/"
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder.isEmpty ? "." : folder), withIntermediateDirectories: true)
             let rel = folder + "n\(i).entitlements"
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(rel).path, contents: Data("x".utf8))
             made.append(rel)
         }
         let first = Paths.walk(dir.path, limit: 50) { _ in true }

@@ -53,7 +53,7 @@ final class FuzzRegressionTests: XCTestCase {
         for u in "</string></plist>".utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
 
         let captured = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: captured.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: captured.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: captured) }
         let handle = try FileHandle(forWritingTo: captured)
         let saved = dup(2)

@@ -63,10 +63,10 @@ final class RealProjectsTests: XCTestCase {
         let judged = Set(try FileManager.default.contentsOfDirectory(atPath: Self.labels.path))
         XCTAssertEqual(Set(folders).subtracting(judged), [], "every project has its verdicts in Tests/Ecosystem")
         let previous = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         for folder in folders where judged.contains(folder) {
             let clone = try freshClone(folder)
-            FileManager.default.changeCurrentDirectoryPath(clone.path)
+            _ = FileManager.default.changeCurrentDirectoryPath(clone.path)
             // The date the scorer lints with (its default `--now`), so that expiry findings match.
             let result = try Fixture.lint(["."]) { $0.settings.now = PlistDate(year: 2026, month: 11, day: 23, hour: 0, minute: 0, second: 0) }
             var pool = try Self.labels(of: folder)

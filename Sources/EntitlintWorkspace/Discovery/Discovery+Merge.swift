@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 extension Discovery {
     /// Combines what several sources found, in the order of `LintOptions.discoverySources`.

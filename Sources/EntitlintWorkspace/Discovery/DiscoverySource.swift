@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 /// One kind of input that defines signing units (Xcode projects and their relatives, built
 /// products, ...), plugged into a run through `LintOptions.discoverySources`. The engine asks the
