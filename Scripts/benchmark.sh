@@ -12,6 +12,9 @@
 #               mean < 1 s.
 #   Xcode       `entitlint lint .` on a generated project of 500 targets x 3 configurations
 #               (Scripts/make-xcode-project.py): discovered and linted in mean < 1 s.
+#   pre-commit  `entitlint lint --staged` with one entitlements file staged in a generated project of
+#               50 targets and 2,000 Swift files: CPU within 3x of linting that file alone, and the
+#               wall time at most 10 ms above the CPU time (no waiting on subprocesses).
 #   Swift code  `entitlint lint .` on a generated project of 10 targets compiling 5,000 Swift files
 #               (make-xcode-project.py --swift-files 5000; every file scanned for the keychain
 #               groups it passes): mean < 2 s, reported beside `grep -r kSecAttrAccessGroup .` on
@@ -42,7 +45,7 @@
 #   --check     exit 1 when a case FAILs its target (without it the table is only reported)
 #   --files N   number of files in the many-files case (default 3000)
 #   --no-build  use the binary already in .build/release
-# Needs: swift, xmllint (libxml2-utils), hyperfine, python3, /usr/bin/time (Debian package time).
+# Needs: swift, xmllint (libxml2-utils), hyperfine, python3, git, /usr/bin/time (Debian package time).
 set -euo pipefail
 
 # shellcheck source=Scripts/preamble.sh
@@ -275,6 +278,17 @@ interleave "$tmp/swift.json" "$tmp/swift" "$([ "$quick" -eq 1 ] && echo 3 || ech
     "grep -r kSecAttrAccessGroup . (5,000 Swift files)" "$grep_bin" "-r kSecAttrAccessGroup ." \
     "entitlint lint . (5,000 Swift files)" "$entitlint" "lint --no-color ."
 
+# --- case 6: a pre-commit run, one entitlements file staged in a 50-target project --------------
+python3 "$repo/Scripts/make-xcode-project.py" --targets 50 --configurations 3 --swift-files 2000 "$tmp/staged"
+staged_file="$(cd "$tmp/staged" && find . -name '*.entitlements' | sort | head -1 | sed 's|^\./||')"
+(cd "$tmp/staged" && git init -q && git add -A &&
+    git -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false commit -qm bench &&
+    printf '\n' >>"$staged_file" && git add "$staged_file")
+echo "== case 6: lint --staged, $staged_file staged in a 50-target project with 2,000 Swift files" >&2
+(cd "$tmp/staged" && hyperfine -N -i --runs "$([ "$quick" -eq 1 ] && echo 10 || echo 30)" --warmup 2 \
+    --export-json "$tmp/staged.json" -n "entitlint lint --staged" "$entitlint lint --no-color --staged" \
+    -n "entitlint lint FILE (the staged file alone)" "$entitlint lint --no-color $staged_file") >&2
+
 # --- peak memory -------------------------------------------------------------------------------
 peak_kib() {  # folder command... -> max RSS in KiB, from /usr/bin/time -v
     local dir="$1"; shift
@@ -356,6 +370,17 @@ g, e = json.load(open(sys.argv[1]))["results"]
 ok = e["mean"] < 2.0
 print(f"Xcode project, 5,000 Swift files: entitlint {e['mean'] * 1000:.1f} ms ± {e['stddev'] * 1000:.1f} (target < 2000 ms): "
       f"{'PASS' if ok else 'FAIL'}; grep -r kSecAttrAccessGroup {g['mean'] * 1000:.1f} ms, ratio {e['mean'] / g['mean']:.2f}")
+sys.exit(0 if ok else 3)
+PY
+python3 - "$tmp/staged.json" <<'PY' || { [ $? -eq 3 ] && verdict=3; }
+import json, sys
+staged, alone = json.load(open(sys.argv[1]))["results"]
+cpu = lambda r: (r["user"] + r["system"]) * 1000
+idle = staged["mean"] * 1000 - cpu(staged)
+ok = cpu(staged) <= 3 * cpu(alone) and idle <= 10
+print(f"lint --staged, one file in a 50-target project: {staged['mean'] * 1000:.1f} ms wall, {cpu(staged):.1f} ms CPU "
+      f"({idle:.1f} ms waiting; target <= 10 ms); the file alone {cpu(alone):.1f} ms CPU, ratio {cpu(staged) / cpu(alone):.2f} "
+      f"(target <= 3): {'PASS' if ok else 'FAIL'}")
 sys.exit(0 if ok else 3)
 PY
 python3 - "$mem_rss" "$mem_count" <<'PY' || { [ $? -eq 3 ] && verdict=3; }
