@@ -19,8 +19,10 @@ public import EntitlintCore
 /// One suite per file checked (`Report.paths`, plus any file a finding names), in path order. A
 /// clean file gets one passing case, so the report shows what was checked. Each finding is a
 /// case: a tool finding (`ToolFindings`: `parse-error`, `unreadable-path`, ...) is an `<error>`
-/// (the file could not be checked, or findings could not be shown), any other finding
-/// a `<failure>` whose `type` is its severity. The schema allows no `file`/`line` attributes on a
+/// (the file could not be checked, or findings could not be shown), a warning or an error a
+/// `<failure>` whose `type` is its severity, and a note a passing case whose text is in
+/// `<system-out>` (a note never fails a run, so it is no failed test: a run that exits 0 shows
+/// no failed case). The schema allows no `file`/`line` attributes on a
 /// case, so the position is in the case name and the failure text. No `time` or `timestamp`: the
 /// output is byte-stable.
 public struct JUnitReporter: Reporter {
@@ -35,7 +37,7 @@ public struct JUnitReporter: Reporter {
     }
 
     struct Problem {
-        /// `failure` or `error`.
+        /// `failure`, `error`, or `system-out` (a note: the case passes).
         var element: String
         var type: String
         var message: String
@@ -64,8 +66,8 @@ public struct JUnitReporter: Reporter {
                 let text = (["\(f.path)\(position.map { ":" + $0 } ?? ""): \(f.severity.rawValue): \(f.shownMessage) [\(f.rule)]"]
                             + TextReporter.detailLines(f)).joined(separator: "\n")
                 return Case(classname: path, name: name,
-                            problem: Problem(element: ToolFindings.contains(f.rule) ? "error" : "failure", type: f.severity.rawValue,
-                                             message: f.shownMessage, text: text))
+                            problem: Problem(element: ToolFindings.contains(f.rule) ? "error" : f.severity == .note ? "system-out" : "failure",
+                                             type: f.severity.rawValue, message: f.shownMessage, text: text))
             })
         }
     }
@@ -82,7 +84,7 @@ public struct JUnitReporter: Reporter {
                 ("name", s.name), ("tests", String(s.cases.count)), ("failures", String(s.failures)), ("errors", String(s.errors)),
             ], children: s.cases.map { c in
                 XMLNode("testcase", [("classname", c.classname), ("name", c.name)], children: c.problem.map { p in
-                    [XMLNode(p.element, [("type", p.type), ("message", p.message)], text: p.text)]
+                    [XMLNode(p.element, p.element == "system-out" ? [] : [("type", p.type), ("message", p.message)], text: p.text)]
                 } ?? [])
             })
         })
