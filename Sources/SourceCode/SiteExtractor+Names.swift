@@ -95,3 +95,71 @@ extension SiteExtractor {
         }
     }
 }
+
+/// Keeping the name indexes of the open blocks (`localDepths`, ...) with the blocks themselves.
+extension SiteExtractor {
+    static func push(_ depth: Int, for name: String, in index: inout [String: [Int]]) {
+        if index[name]?.last != depth { index[name, default: []].append(depth) }
+    }
+
+    static func pop(_ depth: Int, for name: String, in index: inout [String: [Int]]) {
+        guard index[name]?.last == depth else { return }
+        index[name]!.removeLast()
+        if index[name]!.isEmpty { index[name] = nil }
+    }
+
+    /// The lowest block index a lookup from here reaches: not past the innermost type block.
+    /// (Every other open block is looked through, however deep: a parameter or local further
+    /// out than some fixed number of blocks would otherwise be taken for a same-named constant.)
+    func lookupFloor() -> Int {
+        typeDepths.last ?? 0
+    }
+
+    /// What a block may declare a name as.
+    enum Declared { case local, query, request }
+
+    /// The innermost block, within reach, that declares `name` as `what`: the deep blocks through
+    /// their index, then the outermost ones one by one.
+    func innermost(_ name: String, _ what: Declared) -> Int? {
+        let floor = lookupFloor()
+        let index: [String: [Int]]
+        switch what {
+        case .local: index = localDepths
+        case .query: index = queryDepths
+        case .request: index = requestDepths
+        }
+        if let depth = index[name]?.last, depth >= floor { return depth }
+        var b = min(blocks.count, Self.indexedBlocks) - 1
+        while b >= floor {
+            let block = blocks[b]
+            switch what {
+            case .local: if block.locals[name] != nil || block.params.contains(name) { return b }
+            case .query: if block.queries[name] != nil { return b }
+            case .request: if block.locksmithRequests.contains(name) { return b }
+            }
+            b -= 1
+        }
+        return nil
+    }
+
+    /// Marks `name` as a local of the innermost block (a constant or a variable).
+    mutating func declareLocal(_ name: String, constant: Bool) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].locals[name] = constant
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &localDepths) }
+    }
+
+    /// Records that the local `name` of the innermost block holds a query dictionary.
+    mutating func declareQuery(_ name: String, _ state: QueryState) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].queries[name] = state
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &queryDepths) }
+    }
+
+    /// Records that the local `name` of the innermost block holds a `LocksmithRequest`.
+    mutating func declareRequest(_ name: String) {
+        guard !blocks.isEmpty else { return }
+        blocks[blocks.count - 1].locksmithRequests.insert(name)
+        if blocks.count - 1 >= Self.indexedBlocks { Self.push(blocks.count - 1, for: name, in: &requestDepths) }
+    }
+}
