@@ -33,13 +33,13 @@ extension BundleUnitReader {
                 fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(error.reason)", unit: name)
                 return
             }
-            if let problem = Linter.entitlementsRootProblem(document.root) ?? Linter.oversizedEntitlementString(in: document.root)?.reason {
+            if let problem = DocumentReader.entitlementsRootProblem(document.root) ?? DocumentReader.oversizedEntitlementString(in: document.root)?.reason {
                 let where_ = first.xmlEntitlements != nil ? "the XML entitlements (slot 5)" : "the __TEXT,__entitlements section"
                 fail(executableShown, "\(first.architecture): \(where_) cannot be parsed: \(problem)", unit: name)
                 return
             }
         } else if let derNode {
-            if let problem = Linter.oversizedEntitlementString(in: derNode)?.reason {
+            if let problem = DocumentReader.oversizedEntitlementString(in: derNode)?.reason {
                 fail(executableShown, "\(first.architecture): the DER entitlements (slot 7) cannot be read: \(problem)", unit: name)
                 return
             }

@@ -120,7 +120,7 @@ struct BundleUnitReader {
             let bytes = try storage.read(profilePath, limit: limits.maxBytes)
             do {
                 let decoded = try ProfileDecoder.decode(bytes, limits: limits)
-                if let (problem, location) = Linter.oversizedEntitlementString(in: PlistNode(.dict(decoded.entitlements))) {
+                if let (problem, location) = DocumentReader.oversizedEntitlementString(in: PlistNode(.dict(decoded.entitlements))) {
                     result.findings.append(Finding(rule: "parse-error", severity: .error, message: "cannot parse profile: its Entitlements hold \(problem)",
                                                    path: shownProfile, line: location.line, column: location.column, unit: name))
                     return nil

@@ -4,7 +4,7 @@ public import PropertyList
 import Provisioning
 
 /// Builds the `Inspection` of a file or built product: a product (Mach-O, `.app`, `.xcarchive`,
-/// `.ipa`) is read by `ArtifactReader`, a profile or entitlements file by `Linter.parse`, each
+/// `.ipa`) is read by `ArtifactReader`, a profile or entitlements file by `DocumentReader.parse`, each
 /// within `limits`; what cannot be read is a `Failure` or, inside a product, a listed problem.
 public enum Inspector {
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -34,7 +34,7 @@ public enum Inspector {
         do { bytes = try FileReader.read(path, limit: limits.maxBytes) } catch {
             throw Failure(description: "cannot read \(shown): \(error)")
         }
-        switch Linter.parse(bytes: bytes, path: path, limits: limits) {
+        switch DocumentReader.parse(bytes: bytes, path: path, limits: limits) {
         case .failed(let reason, let location):
             throw Failure(description: "cannot parse \(shown)\(location.isKnown ? ":\(location.line)" : ""): \(reason)")
         case .unread(let reason, _):

@@ -154,7 +154,7 @@ public struct Baseline: Sendable, Hashable, Codable {
             var uuids: [String: String] = [:]
             for p in profiles { if let u = p.profile.uuid { uuids[p.path] = u.uppercased() } }
             profileUUIDs = uuids
-            documents = Linter.documents(of: units)
+            documents = FindingStage.documents(of: units)
         }
 
         /// A path as shown in findings (relative to the current folder), relative to the baseline.

@@ -18,8 +18,8 @@ public struct CheckSettings: Sendable, Hashable {
     public var externalGroups: [String] = []
     /// The folder relative paths are resolved against and shown relative to. The core asks the
     /// system nothing, so a run over files sets it to the process's current folder; the default,
-    /// `Linter.inMemoryFolder`, suits in-memory units, whose relative paths then stay as written.
-    public var workingDirectory = Linter.inMemoryFolder
+    /// `UnitFormer.inMemoryFolder`, suits in-memory units, whose relative paths then stay as written.
+    public var workingDirectory = UnitFormer.inMemoryFolder
 
     /// Whether `entry` is a group the configuration says is shared outside the project.
     public func isExternal(value: String, raw: String) -> Bool {

@@ -196,3 +196,11 @@ public struct LockFile: Sendable, Hashable, Codable {
         return out
     }
 }
+
+extension LockFile {
+    /// The lock file when neither `--lock` nor the configuration's `lock:` names one:
+    /// `entitlint.lock` beside the configuration, else in the current folder.
+    public static func defaultPath(_ configuration: Configuration?) -> String {
+        configuration?.resolve("entitlint.lock") ?? "entitlint.lock"
+    }
+}

@@ -20,6 +20,10 @@ public enum OutputText {
         }
     }
 
+    /// One message of the command line for standard error: `entitlint: ` and the message,
+    /// escaped, on a line of its own.
+    public static func diagnosticLine(_ message: String) -> String { "entitlint: " + escape(message) + "\n" }
+
     /// `s` with every escaped scalar written as a Swift-style escape: `\n`, `\r`, `\t`, a byte
     /// of a file name that is not UTF-8 as `\xff`, else `\u{1b}` (lower-case hex). Anything else, backslashes included, is kept as it is: the
     /// guarantee is that no control character reaches the output, not that the text reads back.

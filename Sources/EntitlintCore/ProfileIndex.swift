@@ -6,7 +6,7 @@ import Provisioning
 /// every unit was compared with every profile (5,000 profiles x 1,000 units: five million
 /// pattern checks).
 ///
-/// The choice is `Linter.bestProfile`'s: the profile whose `application-identifier` pattern
+/// The choice is `UnitFormer.bestProfile`'s: the profile whose `application-identifier` pattern
 /// covers the unit's App ID (the prefix must be the unit's when it is known), an exact pattern
 /// over any wildcard, a longer wildcard stem (counted in Characters) over a shorter one, then the
 /// smaller path, then the earlier profile. Wildcard stems are matched as UTF-8 bytes (Swift's own
@@ -43,7 +43,7 @@ public struct ProfileIndex: Sendable {
     /// Wildcard stems: of any team prefix, and by team prefix.
     private var stemsAnyTeam = PrefixTrie()
     private var stemsByTeam: [String: PrefixTrie] = [:]
-    /// Each profile's score when it matches (`Linter.bestProfile`'s).
+    /// Each profile's score when it matches (`UnitFormer.bestProfile`'s).
     private var scores: [Int] = []
     /// Lower-cased UUID -> positions in rank order, and by (path, rank); name -> positions by (path, rank).
     private var byUUID: [String: [Int]] = [:]
@@ -91,7 +91,7 @@ public struct ProfileIndex: Sendable {
         return nil
     }
 
-    /// The profile `Linter.bestProfile` chooses for `unit`, leaving out those whose key is in
+    /// The profile `UnitFormer.bestProfile` chooses for `unit`, leaving out those whose key is in
     /// `excluding`. `work` counts the profiles and trie nodes looked at.
     public func best(for unit: SigningUnit, excluding: Set<String> = [], work: inout Int) -> Match? {
         guard let bundle = unit.bundleID?.value else { return nil }

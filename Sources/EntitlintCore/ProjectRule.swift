@@ -64,37 +64,3 @@ extension RuleExample {
         return example
     }
 }
-
-extension Linter {
-    /// The project rules among `rules`.
-    package var projectRules: [any ProjectRule] { rules.compactMap { $0.asProjectRule } }
-
-    /// Runs the project rules over `contexts`, keeping the findings about units in `scope` (names).
-    package func runProjectRules(_ contexts: [UnitContext], scope: Set<String>) -> [Finding] {
-        let projectRules = self.projectRules
-        guard !projectRules.isEmpty, !contexts.isEmpty else { return [] }
-        var out: [Finding] = []
-        for rule in projectRules {
-            out += FactGate.check(project: rule, contexts).filter { $0.unit.map(scope.contains) ?? true }
-        }
-        return out
-    }
-}
-
-extension Linter {
-    /// Lints units formed elsewhere (rule examples, library users): the per-unit rules on each, the
-    /// project rules over all of them.
-    public func lint(units: [SigningUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings(),
-                     codeIndex: CodeIndex? = nil) -> [Finding] {
-        let contexts = units.map { UnitContext(unit: $0, lock: lock, settings: settings) }
-        for context in contexts { context.codeIndex = codeIndex }
-        var findings: [Finding] = []
-        for context in contexts {
-            for rule in rules where rule.asProjectRule == nil { findings += FactGate.check(rule, context) }
-        }
-        findings += runProjectRules(contexts, scope: Set(units.map(\.name)))
-        findings += referenceFindings(units: units, context: [], lock: lock, settings: settings, cwd: settings.workingDirectory,
-                                      walkedFolders: { [] }, isMissing: { _ in false })
-        return applySeverities(findings).sorted()
-    }
-}

@@ -130,7 +130,7 @@ public struct VariableExpander: Sendable {
         // 4 KiB), but a string may name a long value many times: past the same cap the
         // expansion is not used, and every reference of the string counts as unresolved (a
         // warning on the value), so no rule works on megabytes of it once per configuration.
-        guard r.text.utf8.count > Linter.maxEntitlementStringBytes else { return r }
+        guard r.text.utf8.count > DocumentReader.maxEntitlementStringBytes else { return r }
         return Result(text: s, symbolic: [], unresolved: Self.references(in: s))
     }
 }

@@ -16,8 +16,8 @@ extension ChangeRequest {
             let sources = options.discoverySources
             let isLintable = { (path: String) -> Bool in
                 let abs = repository.absolute(path)
-                return (Linter.entitlementsExtensions.contains(Self.ext(path)) || Linter.isProfilePath(path)
-                        || sources.isProjectFile(path) || Linter.isSourceFile(path))
+                return (InputFiles.entitlementsExtensions.contains(Self.ext(path)) || InputFiles.isProfilePath(path)
+                        || sources.isProjectFile(path) || InputFiles.isSourceFile(path))
                     && (roots.isEmpty || roots.contains { abs == $0 || abs.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
             }
             let lintable: [String]

@@ -30,7 +30,7 @@ extension LintOutcome {
         var keep = report.findings.count
         while keep > 0 {
             keep /= 2
-            fitted.findings = Linter.capped(report.findings, at: keep, name: RunLimits.outputBytesName, earlier: earlier)
+            fitted.findings = FindingStage.capped(report.findings, at: keep, name: RunLimits.outputBytesName, earlier: earlier)
             text = render(fitted)
             if text.utf8.count <= limit { break }
         }

@@ -72,8 +72,8 @@ public enum LintRun {
         return "nothing to lint in \(shown): no entitlements file, provisioning profile, Xcode project or workspace, XcodeGen spec or built product was found; give the project's folder, or --allow-empty to accept an empty run"
     }
 
-    /// A note for standard error, as the command line prints its messages.
-    static func line(_ note: String) -> String { "entitlint: " + OutputText.escape(note) + "\n" }
+    /// A note for standard error, as the command line prints its messages (`diagnosticLine`).
+    static func line(_ note: String) -> String { OutputText.diagnosticLine(note) }
 
     /// The run's paths grouped by the `.entitlint.yml` nearest to each (at or above it), each group
     /// with the options that configuration gives; one group, `options` itself, when `--config`

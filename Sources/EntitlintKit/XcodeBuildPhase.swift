@@ -58,6 +58,8 @@ public struct XcodeBuildPhase: Sendable, Equatable {
         units.filter { unit in
             guard let origin = unit.origin, origin.target == target, origin.configuration == configuration else { return false }
             guard let projectPath else { return true }
+            // An Xcode project's units come from the `project.pbxproj` inside the `.xcodeproj` the
+            // build names; an XcodeGen spec's from `project.yml` beside it: both tests are needed.
             return Paths.absolute(origin.projectFile).hasPrefix(Paths.absolute(projectPath) + "/")
                 || Paths.directoryName(Paths.absolute(origin.projectFile)) == Paths.directoryName(Paths.absolute(projectPath))
         }
@@ -66,7 +68,7 @@ public struct XcodeBuildPhase: Sendable, Equatable {
     /// The findings of `result` that concern the built units.
     public func findings(of result: LintResult, built: [SigningUnit]) -> [Finding] {
         let names = Set(built.map(\.name))
-        let index = Linter.UnitIndex(result.units)
-        return result.findings.filter { f in Linter.unitNames(of: f, in: index).contains { names.contains($0) } }
+        let index = UnitIndex(result.units)
+        return result.findings.filter { f in index.unitNames(of: f).contains { names.contains($0) } }
     }
 }

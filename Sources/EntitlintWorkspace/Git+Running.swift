@@ -86,9 +86,4 @@ extension GitRepository {
         if result.overflowed { throw GitError("git \(arguments.first ?? "") printed more than \(limit) bytes: stopped") }
         return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
-
-    /// Reads `fd` to its end, keeping at most its first `limit` bytes (`Subprocess.readBounded`).
-    static func readBounded(_ fd: Int32, limit: Int, reserve: Int = 0, onOverflow: () -> Void) -> [UInt8] {
-        Subprocess.readBounded(fd, limit: limit, reserve: reserve, onOverflow: onOverflow)
-    }
 }

@@ -14,7 +14,7 @@ public struct LintOptions: Sendable {
     public var limits = PlistLimits.default
     /// Bytes read from entitlements files, plists and profiles in one run (`--max-total-bytes`).
     public var maxTotalBytes = RunLimits.defaultMaxTotalBytes
-    /// Findings one run reports (`--max-findings`): `Linter.capped`.
+    /// Findings one run reports (`--max-findings`): `FindingStage.capped`.
     public var maxFindings = RunLimits.defaultMaxFindings
     /// Bytes of one rendered report (`--max-output-bytes`), for the CLI's reporters.
     public var maxOutputBytes = RunLimits.defaultMaxOutputBytes

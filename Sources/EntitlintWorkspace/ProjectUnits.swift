@@ -101,20 +101,20 @@ public struct Discovery: Sendable {
     public init() {}
 }
 
-extension Linter {
+extension LintOptions {
     /// The command-line paths the sources take whole (built products), none from a revision's files.
-    static func sourceInputs(_ options: LintOptions) -> [String] {
-        guard options.virtualFiles == nil, !options.discoverySources.isEmpty else { return [] }
-        return options.paths.filter { options.discoverySources.takeInput($0) }
+    var sourceInputs: [String] {
+        guard virtualFiles == nil, !discoverySources.isEmpty else { return [] }
+        return paths.filter { discoverySources.takeInput($0) }
     }
 
     /// Runs every source with the files the walk collected and its own `inputs`, and merges what
     /// they find (`Discovery.merge`); the project files, and the entitlements files the units
     /// use, leave `files`. Nil when no source is registered.
-    func discoverProjectUnits(_ options: LintOptions, inputs: [String], files: inout [String], cwd: String) -> Discovery? {
-        let sources = options.discoverySources
+    func discoverProjectUnits(inputs: [String], files: inout [String], cwd: String) -> Discovery? {
+        let sources = discoverySources
         guard !sources.isEmpty else { return nil }
-        var request = DiscoveryRequest(files: files, options: options, cwd: cwd)
+        var request = DiscoveryRequest(files: files, options: self, cwd: cwd)
         request.superseded = Set(sources.flatMap { $0.supersededProjects(request) })
         let parts = sources.map { source in
             var own = request
@@ -129,8 +129,11 @@ extension Linter {
         return discovery
     }
 
+}
+
+extension Discovery {
     /// The paths checked by a run: the loose ones, then the project ones not already listed.
-    func withProjectPaths(_ loose: [String], _ discovery: Discovery?) -> [String] {
+    static func withProjectPaths(_ loose: [String], _ discovery: Discovery?) -> [String] {
         guard let discovery, !discovery.files.isEmpty else { return loose }
         var seen = Set(loose)
         return loose + discovery.files.filter { seen.insert($0).inserted }

@@ -35,8 +35,8 @@ public enum RevisionReference {
         let cwd = Paths.currentDirectory()
         let configRelative = options.configuration?.path.flatMap { repository.relative(Paths.absolute($0, cwd: cwd)) }
         let wanted = tree.filter { path in
-            let e = Linter.ext(path)
-            return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e) || path == configRelative
+            let e = InputFiles.ext(path)
+            return InputFiles.entitlementsExtensions.contains(e) || InputFiles.profileExtensions.contains(e) || path == configRelative
                 || options.discoverySources.isProjectFile(path)   // the projects (Xcode, XcodeGen, ...) as they were
         }
         let files = VirtualFiles.git(repository, revision: commit, paths: wanted, exclusive: true,

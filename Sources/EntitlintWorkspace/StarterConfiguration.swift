@@ -62,14 +62,19 @@ public enum StarterConfiguration {
         return s
     }
 
+    /// The entitlements files that get an `apps:` entry: those no project unit signs with, by path.
+    public static func listedFiles(_ entitlements: [EntitlementsFile], projectUnits: [ProjectUnit]) -> [EntitlementsFile] {
+        let signedByProject = Set(projectUnits.map(\.entitlementsPath))
+        return entitlements.filter { !signedByProject.contains($0.path) }.sorted { $0.path < $1.path }
+    }
+
     /// The starter file's text. `rules`: every rule id with its default severity, listed
     /// commented out.
     /// `projectUnits`: the units the folder's projects define; their entitlements files get no
     /// `apps:` entry (the project says everything an entry would) and are listed in a comment.
     public static func text(entitlements: [EntitlementsFile], profiles: [String], rules: [(id: String, severity: Severity)],
                             projectUnits: [ProjectUnit] = []) -> String {
-        let signedByProject = Set(projectUnits.map(\.entitlementsPath))
-        let files = entitlements.filter { !signedByProject.contains($0.path) }.sorted { $0.path < $1.path }
+        let files = listedFiles(entitlements, projectUnits: projectUnits)
         let stated = files.map(Self.stated)
         let teams = Set(stated.compactMap { $0.team?.value })
         let sharedTeam = teams.count == 1 ? stated.compactMap(\.team).first : nil
@@ -251,8 +256,8 @@ public enum StarterConfiguration {
     /// paths relative to it.
     public static func scan(_ directory: String, limits: PlistLimits = .default) -> (entitlements: [EntitlementsFile], profiles: [String]) {
         let found = Paths.walk(directory) { p in
-            let e = Linter.ext(p)
-            return Linter.entitlementsExtensions.contains(e) || Linter.profileExtensions.contains(e)
+            let e = InputFiles.ext(p)
+            return InputFiles.entitlementsExtensions.contains(e) || InputFiles.profileExtensions.contains(e)
         }
         func relative(_ p: String) -> String {
             if directory == "." { return p }
@@ -262,12 +267,12 @@ public enum StarterConfiguration {
         var entitlements: [EntitlementsFile] = []
         var profiles: [String] = []
         for p in found {
-            if Linter.isProfilePath(p) {
+            if InputFiles.isProfilePath(p) {
                 profiles.append(relative(p))
                 continue
             }
             var dict: PlistDictionary?
-            if case .entitlements(let doc) = Linter.parse(path: p, limits: limits) { dict = doc.root.dict ?? PlistDictionary() }
+            if case .entitlements(let doc) = DocumentReader.parse(path: p, limits: limits) { dict = doc.root.dict ?? PlistDictionary() }
             entitlements.append(EntitlementsFile(path: relative(p), entitlements: dict))
         }
         return (entitlements, profiles)

@@ -3,7 +3,7 @@ import Foundation
 public import PropertyList
 
 /// Files a run reads from somewhere other than the disk: the git index (`--staged`) or the tree of
-/// a revision (`--against`). Their bytes go through `Linter.parse(bytes:path:limits:)`; nothing is
+/// a revision (`--against`). Their bytes go through `DocumentReader.parse(bytes:path:limits:)`; nothing is
 /// written to disk for them.
 ///
 /// Paths are keyed absolute. An *exclusive* set is the whole world of its run (a revision's tree):
@@ -151,7 +151,7 @@ public final class VirtualFiles: @unchecked Sendable {
         var out = [ParsedInput](repeating: .failed(reason: "", location: .unknown), count: paths.count)
         var parsedObjects: [String: ParsedInput] = [:]
         let inSet = paths.indices.filter { pathSet.contains(absolutes[$0]) }
-        for i in paths.indices where !pathSet.contains(absolutes[i]) { out[i] = Linter.parse(path: paths[i], limits: limits) }
+        for i in paths.indices where !pathSet.contains(absolutes[i]) { out[i] = DocumentReader.parse(path: paths[i], limits: limits) }
         var start = 0
         while start < inSet.count {
             let chunk = inSet[start..<min(start + Self.parseChunk, inSet.count)]
@@ -184,10 +184,10 @@ public final class VirtualFiles: @unchecked Sendable {
         guard bytes.count <= limits.maxBytes else {
             return .unread(reason: "cannot read the file: \(FileReader.ReadError.tooLarge(limit: limits.maxBytes))", rule: ToolFindings.readLimit)
         }
-        guard let oid else { return Linter.parse(bytes: bytes, path: path, limits: limits) }
-        let key = oid + "/" + Linter.ext(path) + (Linter.isProfilePath(path) ? "/profile" : "")
+        guard let oid else { return DocumentReader.parse(bytes: bytes, path: path, limits: limits) }
+        let key = oid + "/" + InputFiles.ext(path) + (InputFiles.isProfilePath(path) ? "/profile" : "")
         if let known = parsedObjects[key] { return known }
-        let parsed = Linter.parse(bytes: bytes, path: path, limits: limits)
+        let parsed = DocumentReader.parse(bytes: bytes, path: path, limits: limits)
         parsedObjects[key] = parsed
         return parsed
     }
@@ -223,7 +223,7 @@ extension LintOptions {
                 // Bounded as any walk is; `checkPathsInsideProject` has put the folder inside the
                 // project, and a symlinked profile in it that leads outside is not followed.
                 let root = ProjectRoot(folders: [config.projectRoot])
-                out += walk(p, followsLink: { root.contains($0) }) { Linter.isProfilePath($0) }
+                out += walk(p, followsLink: { root.contains($0) }) { InputFiles.isProfilePath($0) }
             case .file, .other:
                 out.append(p)
             case .missing:

@@ -42,18 +42,18 @@ extension AccessReport {
         var text: String { "default moved: \(from) -> \(to) (\(reference))" }
     }
 
-    /// Places the run's findings: each on the units it concerns (`Linter.unitNames`), and on
+    /// Places the run's findings: each on the units it concerns (`UnitIndex.unitNames`), and on
     /// the groups of those units' entries whose key path it names. Each finding is looked up
     /// once; a unit's marks keep the run's order (path, line, rule).
     mutating func attach(_ findings: [Finding], units signingUnits: [SigningUnit]) {
         guard !findings.isEmpty else { return }
-        let index = Linter.UnitIndex(signingUnits)
+        let index = UnitIndex(signingUnits)
         // Unit names are unique in a run; should two ever agree, the first keeps the marks
         // rather than the report failing.
         let position = Dictionary(units.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var groupMarks: [String: [Mark]] = [:]
         for f in findings {
-            for name in Linter.unitNames(of: f, in: index) {
+            for name in index.unitNames(of: f) {
                 guard let i = position[name] else { continue }
                 let mark = Mark(rule: f.rule, severity: f.severity, message: f.shownMessage, unit: name, path: f.path,
                                 line: f.line > 0 ? f.line : nil, keyPath: f.keyPath)

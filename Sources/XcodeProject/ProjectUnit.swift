@@ -39,14 +39,14 @@ final class EntitlementsCache: @unchecked Sendable {
             result = .failure(ProjectProblem(rule: ToolFindings.unreadablePath, file: shown, location: .unknown,
                                              message: "cannot parse property list: cannot read the file: \(why)"))
         case .success(let bytes):
-            switch Linter.parse(bytes: bytes, path: abs, limits: limits) {
+            switch DocumentReader.parse(bytes: bytes, path: abs, limits: limits) {
             case .entitlements(let doc): result = .success(doc)
             case .unread(let reason, let rule):
                 result = .failure(ProjectProblem(rule: rule, file: shown, location: .unknown, message: "cannot parse property list: " + reason))
             case .failed(let reason, let loc):
                 // The reader's reason may quote the file; it is shown only for a file named as
                 // entitlements or a plist. Another file a setting names is not quoted.
-                let named = Linter.hasExtension(abs, in: Self.plistExtensions)
+                let named = InputFiles.hasExtension(abs, in: Self.plistExtensions)
                 result = .failure(ProjectProblem(file: shown, location: loc, message: "cannot parse property list: " + (named ? reason
                     : "not a property list (the file is not named .entitlements, .xcent or .plist, so none of it is shown)")))
             case .profile:

@@ -161,7 +161,7 @@ struct DiscoverySession {
                 if base == "project.pbxproj" { add(project: Paths.directoryName(path), scope: .all); continue }
                 if base == "contents.xcworkspacedata" { add(workspace: Paths.directoryName(path), scope: .all); continue }
                 if base == "project.yml" { add(project: path, scope: .all); continue }
-                if Linter.isProfilePath(path) { continue }
+                if InputFiles.isProfilePath(path) { continue }
                 let abs = Paths.absolute(path, cwd: cwd)
                 for found in ancestors(of: Paths.directoryName(abs), includingSelf: true) {
                     addFound(found, scope: .using([abs]))

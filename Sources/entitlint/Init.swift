@@ -25,13 +25,13 @@ struct Init: ParsableCommand {
             throw CLIError("\(target) already exists: not replacing it (edit it, or remove it to start afresh)")
         }
         let found = StarterConfiguration.scan(directory)
+        let units = try projectUnits()
         let text = StarterConfiguration.text(entitlements: found.entitlements, profiles: found.profiles,
-                                             rules: RuleRegistry.descriptions.map { ($0.id, $0.severity) },
-                                             projectUnits: try projectUnits())
+                                             rules: RuleRegistry.descriptions.map { ($0.id, $0.severity) }, projectUnits: units)
         do { try FileReader.writeNew(Array(text.utf8), to: target) } catch {
             throw CLIError("cannot write \(target): \(error)")
         }
-        let apps = text.components(separatedBy: "\n  - name: ").count - 1, profiles = found.profiles.count
+        let apps = StarterConfiguration.listedFiles(found.entitlements, projectUnits: units).count, profiles = found.profiles.count
         Output.write("wrote \(OutputText.escape(target)): \(apps) app\(apps == 1 ? "" : "s"), \(profiles) profile\(profiles == 1 ? "" : "s"); review it, then run `entitlint lint`\n")
     }
 

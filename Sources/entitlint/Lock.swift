@@ -32,7 +32,7 @@ struct Lock: ParsableCommand {
         var options = try facts.options(paths: paths, knownRules: RuleRegistry.ids)
         options.readLock = false
         if !drop.isEmpty && paths.isEmpty { options.paths = [] }
-        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? Linter.defaultLockPath(options.configuration)
+        let path = facts.lock ?? options.configuration?.lock.map { options.configuration!.resolve($0) } ?? LockFile.defaultPath(options.configuration)
         // Refused before any work: only a regular file or nothing may be replaced (or a stream).
         let destination: WriteDestination
         do { destination = try FileReader.destination(path) } catch { throw CLIError("cannot write the lock file: \(error)") }

@@ -51,7 +51,7 @@ enum Output {
     /// One message on standard error, `entitlint: ` first; everything in it is escaped
     /// (`OutputText.escape`), so a message is always one line, whatever its values hold.
     static func error(_ s: String) {
-        write("entitlint: " + OutputText.escape(s) + "\n", fd: STDERR_FILENO)
+        write(OutputText.diagnosticLine(s), fd: STDERR_FILENO)
     }
 
     static var colourAllowed: Bool {

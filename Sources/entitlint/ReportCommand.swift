@@ -53,7 +53,7 @@ struct ReportCommand: ParsableCommand {
         let moves: [String: (from: String, to: String, reference: String)]
         do {
             result = try linter.lint(options)
-            moves = try Linter.defaultMoves(units: result.units, options: options)
+            moves = try options.defaultMoves(units: result.units)
         } catch { throw CLIError(error.description) }
         for f in result.findings where ToolFindings.contains(f.rule) {
             Output.error("warning: \(f.path)\(f.line > 0 ? ":\(f.line)" : ""): \(f.shownMessage)")

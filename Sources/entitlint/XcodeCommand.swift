@@ -38,7 +38,8 @@ struct XcodeCommand: ParsableCommand {
         // The phase's facts (the lock file, the configuration) are found from the project's folder.
         guard chdir(build.sourceRoot) == 0 else { throw CLIError("cannot enter SRCROOT \(build.sourceRoot): \(String(cString: strerror(errno)))") }
         let stderr = { (text: String) in Output.write(text, fd: STDERR_FILENO) }
-        var outcome = try LintRun.run(build.projectRequest(failOn: failOn, strict: strict), diagnostics: stderr)
+        let projectRequest = build.projectRequest(failOn: failOn, strict: strict)
+        var outcome = try LintRun.run(projectRequest, diagnostics: stderr)
         var built = build.builtUnits(outcome.result.units)
         if built.isEmpty, let request = build.fileRequest(failOn: failOn, strict: strict) {
             Output.error("note: \(build.target) (\(build.configuration)) is not a target the project reader found: linting \(build.entitlements ?? "") alone with the build's bundle ID and team")
@@ -53,7 +54,7 @@ struct XcodeCommand: ParsableCommand {
         }
         let report = Report(findings: findings, files: outcome.result.files, showSummary: false)
         Output.write(TextReporter().render(report))
-        let level = failOn ?? (strict ? .warning : outcome.options.configuration?.failOn ?? .error)
+        let level = projectRequest.failingLevel(outcome.options.configuration)
         if findings.contains(where: { $0.severity >= level }) { throw ExitCode(1) }
     }
 }

@@ -16,7 +16,7 @@ final class BaselineValueTests: XCTestCase {
 
     /// The findings of one file and a keyer that sees its document.
     func run(_ bytes: [UInt8]) throws -> (findings: [Finding], keyer: Baseline.Keyer) {
-        guard case .entitlements(let doc) = Linter.parse(bytes: bytes, path: path, limits: .default) else { throw XCTSkip("unreachable: the file parses") }
+        guard case .entitlements(let doc) = DocumentReader.parse(bytes: bytes, path: path, limits: .default) else { throw XCTSkip("unreachable: the file parses") }
         let unit = linter.unit(document: doc, path: path)
         let findings = linter.lint(entitlements: bytes, path: path)
         return (findings, Baseline.Keyer(baselinePath: "b.json", profiles: [], units: [unit], cwd: "/repo"))

@@ -176,10 +176,10 @@ final class SigningUnitTests: XCTestCase {
         let exact = try profile("ABCDE12345.com.example.App", "exact")
         let other = try profile("ZYXWV98765.com.example.App", "other")
         let u = try unit("", bundle: "com.example.App", team: "ABCDE12345")
-        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard, partial, exact, other])?.path, "exact")
-        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard, partial, other])?.path, "partial")
-        XCTAssertEqual(Linter.bestProfile(for: u, among: [wildcard])?.path, "wild")
+        XCTAssertEqual(UnitFormer.bestProfile(for: u, among: [wildcard, partial, exact, other])?.path, "exact")
+        XCTAssertEqual(UnitFormer.bestProfile(for: u, among: [wildcard, partial, other])?.path, "partial")
+        XCTAssertEqual(UnitFormer.bestProfile(for: u, among: [wildcard])?.path, "wild")
         let noBundle = try unit("")
-        XCTAssertNil(Linter.bestProfile(for: noBundle, among: [wildcard]))
+        XCTAssertNil(UnitFormer.bestProfile(for: noBundle, among: [wildcard]))
     }
 }

@@ -22,7 +22,7 @@ final class EntitlementsRootTests: XCTestCase {
     }
 
     func reason(_ bytes: [UInt8], path: String = "App.entitlements") -> (String, SourceLocation)? {
-        guard case .failed(let reason, let location) = Linter.parse(bytes: bytes, path: path, limits: .default) else { return nil }
+        guard case .failed(let reason, let location) = DocumentReader.parse(bytes: bytes, path: path, limits: .default) else { return nil }
         return (reason, location)
     }
 
@@ -55,10 +55,10 @@ final class EntitlementsRootTests: XCTestCase {
     }
 
     func testDictRootsStillParseAsEntitlements() {
-        guard case .entitlements(let doc) = Linter.parse(bytes: Self.xml("<dict><key>keychain-access-groups</key><array><string>*</string></array></dict>"),
+        guard case .entitlements(let doc) = DocumentReader.parse(bytes: Self.xml("<dict><key>keychain-access-groups</key><array><string>*</string></array></dict>"),
                                                          path: "App.entitlements", limits: .default) else { return XCTFail() }
         XCTAssertNotNil(doc.root.dict)
-        guard case .entitlements = Linter.parse(bytes: Self.binary([[0xD0]]), path: "App.entitlements", limits: .default) else { return XCTFail("empty binary dict") }
+        guard case .entitlements = DocumentReader.parse(bytes: Self.binary([[0xD0]]), path: "App.entitlements", limits: .default) else { return XCTFail("empty binary dict") }
     }
 
     func testInMemoryLintReportsTheRootAsAParseError() {

@@ -108,7 +108,7 @@ final class FactResolverTests: XCTestCase {
     func testTheFilesOwnFactsAndTheProfilesAreOfferedAsTheirSlots() throws {
         let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>application-identifier</key><string>ZYXWV98765.com.example.App</string>"
             + "<key>com.apple.developer.team-identifier</key><string>ZYXWV98765</string></dict></plist>"
-        guard case .entitlements(let document) = Linter.parse(bytes: Array(xml.utf8), path: "App.entitlements", limits: .default) else {
+        guard case .entitlements(let document) = DocumentReader.parse(bytes: Array(xml.utf8), path: "App.entitlements", limits: .default) else {
             return XCTFail("not parsed")
         }
         var r = FactResolver()

@@ -56,15 +56,15 @@ final class FindingModelTests: XCTestCase {
             Finding(rule: "r", severity: .error, message: message, path: "App.entitlements", line: 4, column: 2, unit: unit)
         }
         // Two of three configurations: named.
-        let some = Linter.foldConfigurations([finding("App (Debug)"), finding("App (Release)")], units: units)
+        let some = FindingStage.foldConfigurations([finding("App (Debug)"), finding("App (Release)")], units: units)
         XCTAssertEqual(some.count, 1)
         XCTAssertEqual(some[0].message, "wrong")
         XCTAssertEqual(some[0].units, ["App (Debug)", "App (Release)"])
         // All three: none named.
-        let all = Linter.foldConfigurations(units.map { finding($0.name) }, units: units)
+        let all = FindingStage.foldConfigurations(units.map { finding($0.name) }, units: units)
         XCTAssertEqual(all.map(\.units), [[]])
         // Different messages at one place: each names its units, even when that is all of them.
-        let split = Linter.foldConfigurations([finding("App (Debug)", "a"), finding("App (Release)", "b"), finding("App (Beta)", "b")], units: units)
+        let split = FindingStage.foldConfigurations([finding("App (Debug)", "a"), finding("App (Release)", "b"), finding("App (Beta)", "b")], units: units)
         XCTAssertEqual(split.map(\.units), [["App (Debug)"], ["App (Release)", "App (Beta)"]])
         XCTAssertEqual(split.map(\.message), ["a", "b"])
     }
@@ -78,7 +78,7 @@ final class FindingModelTests: XCTestCase {
         release.unit = "App (Release)"
         release.notes = ["team from Release.xcconfig", "prefix assumed"]
         release.help = "other help"
-        let folded = Linter.foldConfigurations([debug, release], units: units)
+        let folded = FindingStage.foldConfigurations([debug, release], units: units)
         XCTAssertEqual(folded.count, 1)
         XCTAssertEqual(folded[0].notes, ["team from Debug.xcconfig", "prefix assumed", "team from Release.xcconfig"])
         XCTAssertEqual(folded[0].help, "fix it")
@@ -87,14 +87,14 @@ final class FindingModelTests: XCTestCase {
 
     func testUnitNamesReadTheUnitsFieldNotTheMessage() throws {
         let units = try ["App (Debug)", "App (Release)"].map { try unit($0, "App.entitlements") }
-        let index = Linter.UnitIndex(units)
+        let index = UnitIndex(units)
         var f = Finding(rule: "r", severity: .error, message: "quotes a name (in App (Debug))", path: "App.entitlements", unit: "App (Debug)")
-        XCTAssertEqual(Linter.unitNames(of: f, in: index), ["App (Debug)", "App (Release)"],
+        XCTAssertEqual(index.unitNames(of: f), ["App (Debug)", "App (Release)"],
                        "a message that happens to end like a list names no units")
         f.units = ["App (Release)"]
-        XCTAssertEqual(Linter.unitNames(of: f, in: index), ["App (Release)"])
+        XCTAssertEqual(index.unitNames(of: f), ["App (Release)"])
         f.units = ["Other (Debug)"]
-        XCTAssertEqual(Linter.unitNames(of: f, in: index), ["App (Debug)", "App (Release)"], "a unit of another file is not one of these")
+        XCTAssertEqual(index.unitNames(of: f), ["App (Debug)", "App (Release)"], "a unit of another file is not one of these")
     }
 
     func testAFixHoldsItsEditsByByteRange() {
@@ -108,9 +108,9 @@ final class FindingModelTests: XCTestCase {
 
     func testCutsAreFindingsOfTheirOwnIds() {
         let findings = (0..<5).map { Finding(rule: "comment-in-plist", severity: .note, message: "m\($0)", path: "F\($0)", line: 1) }
-        XCTAssertEqual(Linter.capped(findings, at: 2).last?.rule, ToolFindings.findingsTruncated)
-        XCTAssertEqual(Linter.capped(findings, at: 2, name: RunLimits.outputBytesName).last?.rule, ToolFindings.outputTruncated)
-        XCTAssertEqual(Linter.capped(findings, at: 2).last?.location, Finding.Location(line: 1), "at the first finding left out")
+        XCTAssertEqual(FindingStage.capped(findings, at: 2).last?.rule, ToolFindings.findingsTruncated)
+        XCTAssertEqual(FindingStage.capped(findings, at: 2, name: RunLimits.outputBytesName).last?.rule, ToolFindings.outputTruncated)
+        XCTAssertEqual(FindingStage.capped(findings, at: 2).last?.location, Finding.Location(line: 1), "at the first finding left out")
     }
 
     func testSelectKeepsEveryToolFindingAndIgnoreRemovesOne() {
@@ -125,7 +125,7 @@ final class FindingModelTests: XCTestCase {
 
     func testSeverityOverridesReachToolFindingsOfAnyLinter() {
         let linter = Linter(rules: [], severityOverrides: ["unreadable-path": .warning, "link-outside-root": .off])
-        let out = linter.applySeverities([
+        let out = FindingStage(linter).applySeverities([
             Finding(rule: "unreadable-path", severity: .error, message: "m", path: "A"),
             Finding(rule: "link-outside-root", severity: .error, message: "m", path: "B"),
             Finding(rule: "read-limit", severity: .error, message: "m", path: "C"),

@@ -32,7 +32,7 @@ final class LargeValueCoreTests: XCTestCase {
         for (body, what, line) in [("<key>keychain-access-groups</key>\n<array><string>ABCDE12345.\(long)</string></array>", "a string of 4108 bytes", 5),
                                    ("<key>\(long)</key>\n<true/>", "a key of 4097 bytes", 4),
                                    ("<key>a</key>\n<dict><key>b</key><string>\(Self.grapheme(3_000))</string></dict>", "a string of 6001 bytes", 5)] {
-            guard case .failed(let reason, let location) = Linter.parse(bytes: Self.xml(body), path: "A.entitlements", limits: .default) else {
+            guard case .failed(let reason, let location) = DocumentReader.parse(bytes: Self.xml(body), path: "A.entitlements", limits: .default) else {
                 XCTFail(what); continue
             }
             XCTAssertEqual(reason, "\(what), more than the 4096 bytes an entitlement's key or value is read to (no real one is that long)")
@@ -40,7 +40,7 @@ final class LargeValueCoreTests: XCTestCase {
         }
         // 4,096 bytes is read.
         let fits = String(repeating: "a", count: 4_085)
-        guard case .entitlements = Linter.parse(bytes: Self.xml("<key>keychain-access-groups</key>\n<array><string>ABCDE12345.\(fits)</string></array>"),
+        guard case .entitlements = DocumentReader.parse(bytes: Self.xml("<key>keychain-access-groups</key>\n<array><string>ABCDE12345.\(fits)</string></array>"),
                                                 path: "A.entitlements", limits: .default) else { return XCTFail("4,096 bytes") }
     }
 
@@ -50,7 +50,7 @@ final class LargeValueCoreTests: XCTestCase {
         <plist version="1.0"><dict><key>UUID</key><string>u</string><key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
         <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.\(Self.grapheme(5_000))</string></dict></dict></plist>
         """
-        guard case .failed(let reason, _) = Linter.parse(bytes: Array(text.utf8), path: "P.mobileprovision", limits: .default) else { return XCTFail() }
+        guard case .failed(let reason, _) = DocumentReader.parse(bytes: Array(text.utf8), path: "P.mobileprovision", limits: .default) else { return XCTFail() }
         XCTAssertEqual(reason, "its Entitlements hold a string of 10012 bytes, more than the 4096 bytes an entitlement's key or value is read to (no real one is that long)")
     }
 

@@ -4,9 +4,9 @@ import XCTest
 /// Units of loose entitlements files are named after the file, and stay unique in a run.
 final class LinterUnitNameTests: XCTestCase {
     func testFilesOfTheSameNameAreNamedByTheirPath() {
-        XCTAssertEqual(Linter.fileUnitNames(["macbox/afproxy.entitlements", "macbox/afproxy/afproxy.entitlements", "App/App.entitlements"]),
+        XCTAssertEqual(UnitFormer.fileUnitNames(["macbox/afproxy.entitlements", "macbox/afproxy/afproxy.entitlements", "App/App.entitlements"]),
                        ["macbox/afproxy", "macbox/afproxy/afproxy", "App"])
-        XCTAssertEqual(Linter.fileUnitNames(["One/App.entitlements", "Two/App.xcent"]), ["One/App", "Two/App"])
-        XCTAssertEqual(Linter.fileUnitNames(["A.entitlements", "B.entitlements"]), ["A", "B"])
+        XCTAssertEqual(UnitFormer.fileUnitNames(["One/App.entitlements", "Two/App.xcent"]), ["One/App", "Two/App"])
+        XCTAssertEqual(UnitFormer.fileUnitNames(["A.entitlements", "B.entitlements"]), ["A", "B"])
     }
 }

@@ -7,7 +7,7 @@ import PropertyList
 final class LockFileTests: XCTestCase {
     func unit(_ name: String, bundleID: String?, file: String, configuration: String? = nil) throws -> SigningUnit {
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n"
-        guard case .entitlements(let document) = Linter.parse(bytes: Array(text.utf8), path: file, limits: .default) else {
+        guard case .entitlements(let document) = DocumentReader.parse(bytes: Array(text.utf8), path: file, limits: .default) else {
             throw XCTSkip("unreachable: the document parses")
         }
         var unit = SigningUnit(name: name, entitlementsPath: file, document: document,

@@ -13,7 +13,7 @@ final class CertaintyTests: XCTestCase {
 
     func findings(_ groups: [String], bundleID: String = "com.example.App", knownPrefix: String?) throws -> [Finding] {
         let linter = Linter(rules: RuleRegistry.all)
-        guard case .entitlements(let document) = Linter.parse(bytes: entitlements(groups), path: "App.entitlements", limits: .default) else {
+        guard case .entitlements(let document) = DocumentReader.parse(bytes: entitlements(groups), path: "App.entitlements", limits: .default) else {
             XCTFail("not parsed")
             return []
         }

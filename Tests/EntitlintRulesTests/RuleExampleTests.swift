@@ -65,8 +65,8 @@ final class RuleExampleTests: XCTestCase {
             if d.readsOnlyTheFile { XCTAssertEqual(facts, .nothing, d.id) }
             XCTAssertTrue(Set(facts?.certainWith ?? []).isSubset(of: Set(facts?.needs ?? [])), d.id)
         }
-        XCTAssertTrue(Linter.deadFileRules.isSubset(of: ids))
-        XCTAssertTrue(ids.contains(Linter.unusedSuppressionID))
+        XCTAssertTrue(RuleStage.deadFileRules.isSubset(of: ids))
+        XCTAssertTrue(ids.contains(FindingStage.unusedSuppressionID))
         // The engine's sets, read from the descriptions.
         XCTAssertEqual(Set(RuleRegistry.descriptions.filter(\.readsOnlyTheFile).map(\.id)),
                        ["parse-error", "wildcard-access-group", "empty-access-group", "non-string-access-group", "double-prefix",

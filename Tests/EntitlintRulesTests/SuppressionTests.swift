@@ -10,11 +10,11 @@ final class SuppressionTests: XCTestCase {
     func lint(_ body: String, overrides: [String: Configuration.RuleSetting] = [:], configuration: Configuration? = nil) -> [Finding] {
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n" + body + "\n</dict>\n</plist>\n"
         let linter = Linter(rules: RuleRegistry.all, severityOverrides: overrides)
-        guard case .entitlements(let doc) = Linter.parse(bytes: Array(text.utf8), path: path, limits: .default) else { return [] }
+        guard case .entitlements(let doc) = DocumentReader.parse(bytes: Array(text.utf8), path: path, limits: .default) else { return [] }
         let unit = linter.unit(document: doc, path: path)
         let context = UnitContext(unit: unit, lock: nil)
         let raw = RuleRegistry.all.flatMap { $0.check(context) }
-        return linter.finish(raw, documents: [path: doc], configuration: configuration, cwd: "/repo")
+        return FindingStage(linter).finish(raw, documents: [path: doc], configuration: configuration, cwd: "/repo")
     }
 
     func summary(_ findings: [Finding]) -> [String] { findings.map { "\($0.line) \($0.rule)" } }

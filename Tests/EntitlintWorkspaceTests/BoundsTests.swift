@@ -120,7 +120,7 @@ final class BoundsTests: XCTestCase {
         let findings = (0..<25).map { i in
             Finding(rule: "comment-in-plist", severity: i == 20 ? .error : .note, message: "m\(i)", path: String(format: "F%02d", i))
         }.sorted()
-        let capped = Linter.capped(findings, at: 10)
+        let capped = FindingStage.capped(findings, at: 10)
         XCTAssertEqual(capped.count, 11)
         XCTAssertEqual(Array(capped.prefix(10)), Array(findings.prefix(10)))
         let notice = capped[10]
@@ -129,9 +129,9 @@ final class BoundsTests: XCTestCase {
         XCTAssertEqual(notice.path, "F10")
         XCTAssertTrue(notice.message.hasPrefix("15 more findings are not shown"), notice.message)
         XCTAssertTrue(notice.message.contains("--max-findings N"), notice.message)
-        XCTAssertEqual(Linter.capped(findings, at: 25), findings)
+        XCTAssertEqual(FindingStage.capped(findings, at: 25), findings)
         // A second cut counts the first one's findings too.
-        let again = Linter.capped(capped, at: 4, name: RunLimits.outputBytesName, earlier: (notice, 15))
+        let again = FindingStage.capped(capped, at: 4, name: RunLimits.outputBytesName, earlier: (notice, 15))
         XCTAssertEqual(again.count, 5)
         XCTAssertTrue(again[4].message.hasPrefix("21 more findings"), again[4].message)
         XCTAssertEqual(again[4].rule, "output-truncated")

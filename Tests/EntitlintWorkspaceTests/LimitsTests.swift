@@ -50,7 +50,7 @@ final class LimitsTests: XCTestCase {
         bytes += Array("</string></dict></plist>\n".utf8)
         let path = try write(bytes, "Huge.entitlements", in: dir)
 
-        let reason = overLimit(Linter.parse(path: path, limits: .default))
+        let reason = overLimit(DocumentReader.parse(path: path, limits: .default))
         XCTAssertTrue(reason.contains("larger than the limit of 16777216 bytes"), reason)
         XCTAssertTrue(reason.contains("--max-file-size N or `limits: {max-file-size: N}` in .entitlint.yml"), reason)
 
@@ -58,7 +58,7 @@ final class LimitsTests: XCTestCase {
         // then refused on its own (no entitlement value is 64 MiB), not by the file's size.
         var raised = PlistLimits.default
         raised.maxBytes = 80 << 20
-        XCTAssertEqual(failure(Linter.parse(path: path, limits: raised)),
+        XCTAssertEqual(failure(DocumentReader.parse(path: path, limits: raised)),
                        "a string of \(size) bytes, more than the 4096 bytes an entitlement's key or value is read to (no real one is that long)")
         guard let doc = try? PropertyListReader.parse(bytes, limits: raised) else {
             return XCTFail("a 64 MiB string under a raised limit must parse as a plist")
@@ -76,11 +76,11 @@ final class LimitsTests: XCTestCase {
         let path = try write(bytes, "Wide.entitlements", in: dir)
 
         // 70 MB: the file size limit comes first.
-        XCTAssertTrue(overLimit(Linter.parse(path: path, limits: .default)).contains("--max-file-size"))
+        XCTAssertTrue(overLimit(DocumentReader.parse(path: path, limits: .default)).contains("--max-file-size"))
         // With the size raised, the element count stops the parser at its millionth value.
         var raised = PlistLimits.default
         raised.maxBytes = 100 << 20
-        let reason = failure(Linter.parse(path: path, limits: raised))
+        let reason = failure(DocumentReader.parse(path: path, limits: raised))
         XCTAssertTrue(reason.contains("more than 1000000 elements"), reason)
         XCTAssertTrue(reason.contains("--max-elements N or `limits: {max-elements: N}`"), reason)
     }
@@ -101,20 +101,20 @@ final class LimitsTests: XCTestCase {
         trailer += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)        // top object
         trailer += withUnsafeBytes(of: UInt64(tableOffset).bigEndian, Array.init)
         bytes += trailer
-        let reason = failure(Linter.parse(bytes: bytes, path: "Wide.plist", limits: .default))
+        let reason = failure(DocumentReader.parse(bytes: bytes, path: "Wide.plist", limits: .default))
         XCTAssertTrue(reason.contains("would exceed the limit of 1000000 values"), reason)
         XCTAssertTrue(reason.contains("--max-elements"), reason)
     }
 
     func testHundredThousandDeepNestingNamesMaxDepth() {
         let s = Self.head + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>"
-        let reason = failure(Linter.parse(bytes: Array(s.utf8), path: "Deep.entitlements", limits: .default))
+        let reason = failure(DocumentReader.parse(bytes: Array(s.utf8), path: "Deep.entitlements", limits: .default))
         XCTAssertTrue(reason.contains("nesting deeper than 200 levels"), reason)
         XCTAssertTrue(reason.contains("--max-depth N or `limits: {max-depth: N}`"), reason)
         // Raised, the same depth is refused by libxml2's own bound on nesting, still a finding.
         var raised = PlistLimits.default
         raised.maxDepth = 200_000
-        XCTAssertFalse(failure(Linter.parse(bytes: Array(s.utf8), path: "Deep.entitlements", limits: raised)).isEmpty)
+        XCTAssertFalse(failure(DocumentReader.parse(bytes: Array(s.utf8), path: "Deep.entitlements", limits: raised)).isEmpty)
     }
 
     func testProfileWithTooManyASN1ElementsNamesMaxElements() {
@@ -124,7 +124,7 @@ final class LimitsTests: XCTestCase {
         let bytes: [UInt8] = [0x30, 0x82, UInt8(content.count >> 8), UInt8(content.count & 0xFF)] + content
         var limits = PlistLimits.default
         limits.maxElements = 1_000
-        let reason = failure(Linter.parse(bytes: bytes, path: "Big.mobileprovision", limits: limits))
+        let reason = failure(DocumentReader.parse(bytes: bytes, path: "Big.mobileprovision", limits: limits))
         XCTAssertTrue(reason.contains("more than 1000 ASN.1 elements"), reason)
         XCTAssertTrue(reason.contains("--max-elements"), reason)
     }

@@ -75,20 +75,20 @@ final class WalkOrderTests: XCTestCase {
     }
 }
 
-/// `Linter.isProfilePath` compares bytes (ASCII, case-insensitive) instead of extracting and
+/// `InputFiles.isProfilePath` compares bytes (ASCII, case-insensitive) instead of extracting and
 /// lower-casing the extension; it must answer as that did.
 final class ProfilePathTests: XCTestCase {
     func testIsProfilePathAnswersAsTheExtensionDoes() {
         func reference(_ path: String) -> Bool {
             let base = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
             guard let dot = base.lastIndex(of: ".") else { return false }
-            return Linter.profileExtensions.contains(String(base[base.index(after: dot)...]).lowercased())
+            return InputFiles.profileExtensions.contains(String(base[base.index(after: dot)...]).lowercased())
         }
         let paths = ["a.mobileprovision", "A.MobileProvision", "dir/x.PROVISIONPROFILE", "x/.mobileprovision", ".provisionprofile",
                      "dir.mobileprovision/file", "a.mobileprovisionx", "mobileprovision", "a.entitlements", "a.b.mobileprovision",
                      "a.mobile-provision", "a.mobileprovision.bak", "é.mobileprovision", "a.provisionprofil", ""]
-        for p in paths { XCTAssertEqual(Linter.isProfilePath(p), reference(p), p) }
-        XCTAssertEqual(Set(Linter.profileExtensionBytes.map { String(decoding: $0, as: UTF8.self) }), Linter.profileExtensions)
+        for p in paths { XCTAssertEqual(InputFiles.isProfilePath(p), reference(p), p) }
+        XCTAssertEqual(Set(InputFiles.profileExtensionBytes.map { String(decoding: $0, as: UTF8.self) }), InputFiles.profileExtensions)
     }
 }
 

@@ -16,9 +16,12 @@ public enum ExternalTool {
         try p.run()
         // Written from another thread: a large input and a large output would otherwise block
         // each other on full pipes.
+        // A tool that is not installed exits at once (127): the write then fails with EPIPE,
+        // which must neither kill the test process (SIGPIPE ignored) nor trap (the throwing write).
+        signal(SIGPIPE, SIG_IGN)
         let data = Data(input.utf8)
         let writer = Thread {
-            stdin.fileHandleForWriting.write(data)
+            try? stdin.fileHandleForWriting.write(contentsOf: data)
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()

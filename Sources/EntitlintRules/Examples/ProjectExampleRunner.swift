@@ -46,7 +46,7 @@ public enum ProjectExampleRunner {
         var units: [SigningUnit] = []
         for u in example.project {
             let text = RuleExampleRunner.strip(wrap(u.entitlements)).text
-            guard case .entitlements(let document) = Linter.parse(bytes: Array(text.utf8), path: u.path, limits: .default) else { continue }
+            guard case .entitlements(let document) = DocumentReader.parse(bytes: Array(text.utf8), path: u.path, limits: .default) else { continue }
             var unit = linter.unit(document: document, path: u.path, name: "\(u.target) (\(u.configuration))",
                                    bundleID: u.bundleID, teamID: u.teamID)
             unit.platform = u.platform

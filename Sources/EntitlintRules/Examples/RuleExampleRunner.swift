@@ -97,7 +97,7 @@ public enum RuleExampleRunner {
         if !example.locked.isEmpty { lock = LockFile(units: example.locked) }
         let id = type(of: rule).description.id
         // unused-suppression judges the findings of the other rules: its examples run them all.
-        let linter = Linter(rules: id == Linter.unusedSuppressionID ? RuleRegistry.all : [rule])
+        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule])
         guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused
                 || !example.locked.isEmpty else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
@@ -105,7 +105,7 @@ public enum RuleExampleRunner {
                 .filter { $0.rule == id }
         }
         // Examples with a full profile or a built product: the unit is formed here, "today" is `now`.
-        guard case .entitlements(let document) = Linter.parse(bytes: Array(prepared.text.utf8), path: entitlementsPath, limits: .default) else {
+        guard case .entitlements(let document) = DocumentReader.parse(bytes: Array(prepared.text.utf8), path: entitlementsPath, limits: .default) else {
             return []
         }
         var unit = linter.unit(document: document, path: entitlementsPath, name: "Example", bundleID: example.bundleID,

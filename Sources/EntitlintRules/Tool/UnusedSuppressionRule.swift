@@ -1,11 +1,11 @@
 import EntitlintCore
 
-/// `unused-suppression`: produced by the linter once every rule has run (`Linter.finish`), since
+/// `unused-suppression`: produced by the linter once every rule has run (`FindingStage.finish`), since
 /// it judges the other rules' findings; this type carries its description and examples (which
 /// run every rule).
 struct UnusedSuppressionRule: Rule {
     static let description = RuleDescription(
-        id: Linter.unusedSuppressionID, severity: .warning,
+        id: FindingStage.unusedSuppressionID, severity: .warning,
         category: .tool, readsOnlyTheFile: false, precision: .high, facts: .nothing,
         summary: "An `entitlint:` directive comment that suppresses nothing: unknown rule, not a directive, or no finding where it points.",
         rationale: """

@@ -63,7 +63,7 @@ public struct FileRecognition: Sendable {
     public let extensions: [String]
     private let extensionBytes: [[UInt8]]
     /// The last extension of each name that has one, as bytes: most paths of a walk are turned
-    /// away by `Linter.hasExtension` without building their base name.
+    /// away by `InputFiles.hasExtension` without building their base name.
     private let nameExtensionBytes: [[UInt8]]
     private let dotless: [String]
 
@@ -78,9 +78,9 @@ public struct FileRecognition: Sendable {
     public static let none = FileRecognition()
 
     public func matches(_ path: String) -> Bool {
-        if !extensionBytes.isEmpty, Linter.hasExtension(path, in: extensionBytes) { return true }
+        if !extensionBytes.isEmpty, InputFiles.hasExtension(path, in: extensionBytes) { return true }
         if !dotless.isEmpty, dotless.contains(Paths.baseName(path)) { return true }
-        guard !nameExtensionBytes.isEmpty, Linter.hasExtension(path, in: nameExtensionBytes) else { return false }
+        guard !nameExtensionBytes.isEmpty, InputFiles.hasExtension(path, in: nameExtensionBytes) else { return false }
         return names.contains(Paths.baseName(path))
     }
 }

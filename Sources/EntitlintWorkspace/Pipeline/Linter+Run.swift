@@ -3,55 +3,66 @@ public import EntitlintCore
 import PropertyList
 import Provisioning
 
-/// A whole run over files and folders: inputs -> documents -> signing
-/// units -> rules -> findings. Each step below is one stage; their order is the run's.
+/// A whole run over files and folders. Each step below is one stage; their order is the run's.
 extension Linter {
-    /// Runs the whole pipeline.
+    /// Runs the whole pipeline over files and folders: the inputs (`FileCollector`), the
+    /// projects and built products (the discovery sources), the documents (`DocumentReader`), the
+    /// units (`UnitFormer`), then `run` (rules and post-processing), and the result.
     public func lint(_ options: LintOptions) throws(UsageError) -> LintResult {
         // Built products named on the command line go to the source that takes them, the rest as usual.
-        let artifactPaths = Self.sourceInputs(options)
+        let artifactPaths = options.sourceInputs
         var options = artifactPaths.isEmpty ? options : options.without(paths: artifactPaths)
         let cwd = Paths.currentDirectory()
         options.settings.workingDirectory = cwd
         var walk = WalkReport()
-        var files = try collectFiles(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
-                                     nestedConfigurations: &walk.nestedFolders)
-        let discovery = discoverProjectUnits(options, inputs: artifactPaths, files: &files, cwd: cwd)
+        var files = try FileCollector.collect(options, refusedLinks: &walk.refusedLinks, unreadable: &walk.unreadable,
+                                              nestedConfigurations: &walk.nestedFolders)
+        let discovery = options.discoverProjectUnits(inputs: artifactPaths, files: &files, cwd: cwd)
         let userProfilePaths = options.userProfilePaths(standard: discovery?.units.isEmpty == false)
         let extraProfiles = try Self.extraProfiles(options, discovery: discovery) + userProfilePaths
         let allPaths = Self.withExtraProfiles(files, extraProfiles, cwd: cwd)
         let parsed = options.virtualFiles?.parse(allPaths, limits: options.limits, cwd: cwd)
-            ?? Self.parseAll(allPaths, limits: options.limits, maxTotalBytes: options.maxTotalBytes, jobs: options.workers)
+            ?? DocumentReader.parseAll(allPaths, limits: options.limits, maxTotalBytes: options.maxTotalBytes, jobs: options.workers)
         let byAbs = Self.profilesByAbsolutePath(allPaths, parsed, cwd: cwd)
-        var findings = walk.findings(cwd: cwd)
+        var earlier = walk.findings(cwd: cwd)
         // The home folder's profiles are the developer's, not the project's: one that cannot be
         // read is not reported, and one that pairs with no unit is not named in the result.
         let userProfiles = Set(userProfilePaths.map { Paths.absolute($0, cwd: cwd) })
-        var (profiles, documents) = Self.sortParsed(allPaths, parsed, findings: &findings, quiet: userProfiles, cwd: cwd)
+        var (profiles, documents) = Self.sortParsed(allPaths, parsed, findings: &earlier, quiet: userProfiles, cwd: cwd)
 
         let lock: LockFile?
-        do { lock = try Self.loadLock(options) } catch { throw UsageError("\(error)") }
+        do { lock = try options.loadLock() } catch { throw UsageError("\(error)") }
 
-        var units = lintLooseUnits(documents, options: options, profiles: profiles, byAbs: byAbs, discovery: discovery,
-                                   lock: lock, findings: &findings, cwd: cwd)
-        let project = lintProjectUnits(discovery, looseUnits: units, options: options, profiles: profiles,
-                                       walkedProfiles: Self.walkedProfiles(files, options: options, extraProfiles: extraProfiles, cwd: cwd),
-                                       byAbs: byAbs, lock: lock, cwd: cwd)
-        units += project.units
-        findings += project.findings
-        var checkedPaths = withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)
-        if let products = discovery?.built {
-            let built = lintArtifacts(products, options: options, lock: lock)
-            findings += built.findings
-            units += built.units
-            profiles += built.profiles
-            checkedPaths += built.paths
+        var planned = UnitFormer.looseUnits(documents, options: options, profiles: profiles, byAbs: byAbs, discovery: discovery, cwd: cwd)
+        if let discovery, !discovery.units.isEmpty {
+            planned += UnitFormer.projectUnits(discovery, options: options, profiles: profiles,
+                                               walkedProfiles: Self.walkedProfiles(files, options: options, extraProfiles: extraProfiles, cwd: cwd),
+                                               byAbs: byAbs, cwd: cwd)
         }
-        findings += referenceFindings(units: units, context: project.context, lock: lock, options: options, cwd: cwd)
-        findings += profileFindings(units: units, named: Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])
-                                                                            + (discovery?.namedProfiles ?? []), cwd: cwd),
-                                    settings: options.settings)
-        findings += options.setupFindings
+        earlier += discovery?.findings ?? []
+        var checkedPaths = Discovery.withProjectPaths(allPaths.map { Paths.display($0, cwd: cwd) }, discovery)
+        if let products = discovery?.built {
+            planned += products.units.map { PlannedUnit($0, lineless: true) }
+            earlier += products.findings
+            profiles += products.profiles
+            checkedPaths += products.paths
+        }
+        let codeIndex = discovery?.units.isEmpty == false
+            ? CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles, configuration: options.configuration)
+            : nil
+        var plan = UnitPlan(units: planned, lock: lock, settings: options.settings, configuration: options.configuration)
+        plan.namedProfiles = Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])
+                                                + (discovery?.namedProfiles ?? []), cwd: cwd)
+        plan.codeIndex = codeIndex
+        plan.earlierFindings = earlier + options.setupFindings
+        let paths = options.paths
+        plan.walkedFolders = { paths.map { Paths.absolute($0, cwd: cwd) }.filter { Paths.kind($0) == .directory } }
+        plan.isMissing = { Paths.kind($0) == .missing }
+        plan.maxFindings = options.maxFindings
+        plan.jobs = options.workers
+        let (findings, omitted) = run(plan)
+
+        let units = plan.reportedUnits
         if !userProfiles.isEmpty {
             let paired = Set(units.compactMap { $0.profile.map { Paths.absolute($0.path, cwd: cwd) } })
             profiles = profiles.filter { p in
@@ -59,15 +70,12 @@ extension Linter {
                 return !userProfiles.contains(abs) || paired.contains(abs)
             }
         }
-        findings = finish(findings, documents: Self.documents(of: units), configuration: options.configuration, cwd: cwd)
-        let omitted = max(0, findings.count - options.maxFindings)
-        findings = Self.capped(findings, at: options.maxFindings)
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
         result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + Self.unsignedProfileNotices(units)
-                          + (project.codeIndex?.notices ?? [])).sorted()
+                          + (codeIndex?.notices ?? [])).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
-        result.codeIndex = project.codeIndex
+        result.codeIndex = codeIndex
         return result
     }
 
@@ -162,12 +170,12 @@ extension Linter {
             case .failed(let reason, let loc):
                 if !quiet.isEmpty, quiet.contains(Paths.absolute(path, cwd: cwd)) { continue }
                 findings.append(Finding(rule: ToolFindings.parseError, severity: .error,
-                                        message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)",
+                                        message: "cannot parse \(InputFiles.isProfilePath(path) ? "profile" : "property list"): \(reason)",
                                         path: shown, line: loc.line, column: loc.column))
             case .unread(let reason, let rule):
                 if !quiet.isEmpty, quiet.contains(Paths.absolute(path, cwd: cwd)) { continue }
                 findings.append(Finding(rule: rule, severity: .error,
-                                        message: "cannot parse \(isProfilePath(path) ? "profile" : "property list"): \(reason)", path: shown))
+                                        message: "cannot parse \(InputFiles.isProfilePath(path) ? "profile" : "property list"): \(reason)", path: shown))
             case .profile(let p):
                 profiles.append(ProfileFile(path: shown, profile: p))
             case .entitlements(let doc):
@@ -177,70 +185,10 @@ extension Linter {
         return (profiles, documents)
     }
 
-    /// The signing unit of each loose entitlements file and the findings of the per-unit rules on
-    /// it, one file per task, on every core. Each task writes its unit straight into the result
-    /// array (a SigningUnit is over a kilobyte: no second copy of them all, which was a fifth of
-    /// the peak memory on 10,000 files). A file inside a project's folder that no target uses is
-    /// unused: only the fact-free rules check it.
-    private func lintLooseUnits(_ documents: [(path: String, shown: String, doc: PlistDocument)], options: LintOptions,
-                                profiles: [ProfileFile], byAbs: [String: ParsedInput], discovery: Discovery?, lock: LockFile?,
-                                findings: inout [Finding], cwd: String) -> [SigningUnit] {
-        let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: documents.count)
-        perUnit.initialize(repeating: [])
-        defer { perUnit.deallocate() }
-        nonisolated(unsafe) let slots = perUnit
-        let docs = documents
-        let parsedByPath = byAbs
-        // Indexed once: pairing each file with its profile costs its bundle ID's length, not
-        // a pass over every profile.
-        let knownProfiles = ProfileIndex(profiles)
-        let facts = options.statedFacts
-        let projectFolders = discovery.map { !$0.units.isEmpty || !$0.foreignFolders.isEmpty } == true ? discovery! : Discovery()
-        let names = Self.fileUnitNames(documents.map(\.shown))
-        let units = [SigningUnit](unsafeUninitializedCapacity: documents.count) { buffer, initialized in
-            nonisolated(unsafe) let out = buffer
-            let work: @Sendable (Int) -> Void = { i in
-                let d = docs[i]
-                var unit = self.makeUnit(path: d.path, shown: d.shown, document: d.doc, facts: facts,
-                                         profiles: knownProfiles, byAbs: parsedByPath, cwd: cwd, fileName: names[i])
-                let abs = Paths.absolute(d.path, cwd: cwd)
-                if projectFolders.hasProjects, projectFolders.isInProjectFolder(abs) {
-                    unit.isUnused = true
-                    unit.isVariant = projectFolders.isVariant(abs)
-                }
-                let context = UnitContext(unit: unit, lock: lock, settings: options.settings)
-                var found: [Finding] = []
-                // A dead file (no target uses it, nothing names it) gets the one finding that says
-                // so: what else it holds is nobody's problem. A variant gets the rules that need no facts.
-                for rule in self.rules where !unit.isUnused
-                    || (unit.isVariant ? type(of: rule).description.readsOnlyTheFile : Self.deadFileRules.contains(type(of: rule).description.id)) {
-                    // Most rules find nothing: appending their empty array still made a new
-                    // buffer for `found` every time.
-                    let result = FactGate.check(rule, context)
-                    if !result.isEmpty { found += result }
-                }
-                slots[i] = found
-                (out.baseAddress! + i).initialize(to: unit)
-            }
-            Parallel.forEach(documents.count, jobs: options.workers, work)
-            initialized = documents.count
-        }
-        for found in perUnit { findings += found }
-        return units
-    }
-
     /// Profiles found by walking a folder (committed in the repository), not named by the user.
     private static func walkedProfiles(_ files: [String], options: LintOptions, extraProfiles: [String], cwd: String) -> Set<String> {
         let named = Set(options.paths.map { Paths.absolute($0, cwd: cwd) } + extraProfiles.map { Paths.absolute($0, cwd: cwd) })
-        return Set(files.filter(isProfilePath).map { Paths.absolute($0, cwd: cwd) }).subtracting(named)
-    }
-
-    /// The reference rules of a run (`referenceFindings(units:context:lock:settings:...)`), with
-    /// the folders the run walked looked up on disk.
-    func referenceFindings(units: [SigningUnit], context: [SigningUnit], lock: LockFile?, options: LintOptions, cwd: String) -> [Finding] {
-        referenceFindings(units: units, context: context, lock: lock, settings: options.settings, cwd: cwd,
-                          walkedFolders: { options.paths.map { Paths.absolute($0, cwd: cwd) }.filter { Paths.kind($0) == .directory } },
-                          isMissing: { Paths.kind($0) == .missing })
+        return Set(files.filter(InputFiles.isProfilePath).map { Paths.absolute($0, cwd: cwd) }).subtracting(named)
     }
 }
 
@@ -248,5 +196,23 @@ extension LintOptions {
     /// The facts the flags and the configuration state about the units.
     public var statedFacts: StatedFacts {
         StatedFacts(configuration: configuration, teamID: teamID, bundleID: bundleID, profilePath: profilePath)
+    }
+}
+
+extension Linter {
+    /// The profiles among `profiles` that were named as files on the command line (`paths`),
+    /// compared by absolute path.
+    static func namedProfiles(_ profiles: [ProfileFile], paths: [String], cwd: String) -> [ProfileFile] {
+        let named = Set(paths.map { Paths.absolute($0, cwd: cwd) })
+        return profiles.filter { named.contains(Paths.absolute($0.path, cwd: cwd)) }
+    }
+}
+
+extension LintOptions {
+    /// The same options without `paths` among the inputs (built products read separately).
+    func without(paths removed: [String]) -> LintOptions {
+        var o = self
+        o.paths.removeAll { removed.contains($0) }
+        return o
     }
 }

@@ -41,13 +41,18 @@ extension FactResolver {
     }
 }
 
-/// Signing units from parsed documents, and the profile each is checked against.
-extension Linter {
+/// The units stage for files: the signing unit of each parsed entitlements document, its facts
+/// (`FactResolver`), and the profile it is checked against. Project units are formed from what
+/// discovery read (`UnitFormer+Project.swift` in the workspace).
+public enum UnitFormer {
+    /// The folder the in-memory entry points resolve relative paths against: their documents
+    /// are in no folder, and against `/` a relative path stays as written.
+    public static let inMemoryFolder = "/"
 
     /// Forms the signing unit of one entitlements file, its facts as `FactResolver` orders them.
     /// The unit is named by its config app, else `fileName`
     /// (default: the file's name without extension).
-    package func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
+    package static func makeUnit(path: String, shown: String, document: PlistDocument, facts options: StatedFacts,
                           profiles: ProfileIndex, byAbs: [String: ParsedInput], cwd: String, fileName: String? = nil, pairedWith given: ProfileFile? = nil) -> SigningUnit {
         let config = options.configuration
         let app = options.app(forEntitlements: path, cwd: cwd)
@@ -100,9 +105,7 @@ extension Linter {
         guard unit.bundleID != nil, !profiles.isEmpty else { return nil }
         return ProfileIndex(profiles).best(for: unit)
     }
-}
 
-extension Linter {
     /// The names of files' units when no config app names them: the file's name without
     /// extension, or, where several files share that name (`macbox/afproxy.entitlements` and
     /// `macbox/afproxy/afproxy.entitlements`), the path as shown without extension, so that the

@@ -1,16 +1,18 @@
 public import EntitlintCore
 
 /// The lock file a run reads, and what moved since it.
-extension Linter {
-    static func loadLock(_ options: LintOptions) throws -> LockFile? {
-        guard options.readLock else { return nil }
-        if let lock = options.lock { return lock }
-        if let p = options.lockPath { return try LockFile.load(path: p) }
-        if let c = options.configuration, let p = c.lock {
+extension LintOptions {
+    /// The reference of the run: `lock` (from `--against`), else the lock file `--lock` or the
+    /// configuration names, else the standard one when it exists; none when `readLock` is off.
+    func loadLock() throws -> LockFile? {
+        guard readLock else { return nil }
+        if let lock { return lock }
+        if let p = lockPath { return try LockFile.load(path: p) }
+        if let c = configuration, let p = c.lock {
             let resolved = c.resolve(p)
             return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
         }
-        let standard = Self.defaultLockPath(options.configuration)
+        let standard = LockFile.defaultPath(configuration)
         if Paths.kind(standard) == .file { return try LockFile.load(path: standard) }
         return nil
     }
@@ -22,19 +24,18 @@ extension Linter {
     /// (`LockFile.pair`), and compared in the same form (`DefaultGroupComparison`). Empty when
     /// there is no reference. Units formed only as context of the run are not passed here, so an
     /// entry of such a unit could pair with a renamed unit that the linter would not pair it with.
-    public static func defaultMoves(units: [SigningUnit], options: LintOptions,
-                                    cwd: String = Paths.currentDirectory()) throws(UsageError)
+    public func defaultMoves(units: [SigningUnit], cwd: String = Paths.currentDirectory()) throws(UsageError)
         -> [String: (from: String, to: String, reference: String)] {
-        var reading = options
+        var reading = self
         reading.readLock = true
         let lock: LockFile?
-        do { lock = try loadLock(reading) } catch { throw UsageError("\(error)") }
+        do { lock = try reading.loadLock() } catch { throw UsageError("\(error)") }
         guard let lock, !lock.units.isEmpty else { return [:] }
         let used = units.filter { !$0.isUnused }
         let (renamed, _) = lock.pair(used, all: Set(used.map(\.name)), cwd: cwd)
         var out: [String: (from: String, to: String, reference: String)] = [:]
         for unit in used {
-            let context = UnitContext(unit: unit, lock: lock, settings: options.settings,
+            let context = UnitContext(unit: unit, lock: lock, settings: settings,
                                       lockEntry: renamed[unit.name].flatMap { name in lock.units[name].map { (name, $0) } })
             guard let (_, entry) = context.lockEntry,
                   let comparison = DefaultGroupComparison(entry: entry, unit: unit, list: context.accessGroups),

@@ -1,33 +1,15 @@
-import Dispatch
-public import EntitlintCore
-public import PropertyList
+import EntitlintCore
+import PropertyList
 
-/// The files a run reads.
-extension Linter {
-    public static func parse(path: String, limits: PlistLimits) -> ParsedInput {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileReader.read(path, limit: limits.maxBytes)
-        } catch {
-            return unread(error)
-        }
-        return parse(bytes: bytes, path: path, limits: limits)
-    }
-
+/// The inputs stage: the files a run reads, from the paths given, the folders walked and the
+/// configuration's apps.
+enum FileCollector {
     /// Collects the input files: explicit files as given, folders walked for entitlements and
-    /// profiles, config apps' files; exclude globs apply to walked files.
-    public func collectFiles(_ options: LintOptions) throws(UsageError) -> [String] {
-        var refused: [String] = []
-        var unreadable: [(String, String)] = []
-        var nested: [String] = []
-        return try collectFiles(options, refusedLinks: &refused, unreadable: &unreadable, nestedConfigurations: &nested)
-    }
-
-    /// `collectFiles(_:)`; `refusedLinks` gets the symlinked files the walks met that lead
+    /// profiles, config apps' files; exclude globs apply to walked files. `refusedLinks` gets the symlinked files the walks met that lead
     /// outside the project root (`ProjectRoot`): not followed, not read; `unreadable` the folders
     /// a walk could not read (path and why); `nestedConfigurations` the folders left out because
     /// they hold their own configuration (`LintOptions.nestedConfigurations`).
-    public func collectFiles(_ options: LintOptions, refusedLinks: inout [String],
+    static func collect(_ options: LintOptions, refusedLinks: inout [String],
                              unreadable: inout [(String, String)], nestedConfigurations: inout [String]) throws(UsageError) -> [String] {
         var files: [String] = []
         var root: ProjectRoot?
@@ -65,7 +47,7 @@ extension Linter {
                     return false
                 }, unreadable: { problems.append(($0, $1)) }) { p in
                     // The files of the discovery sources too (one walk: `DiscoverySource.walkedFiles`).
-                    guard Linter.hasExtension(p, in: Linter.walkedExtensions)
+                    guard InputFiles.hasExtension(p, in: InputFiles.walkedExtensions)
                             || options.discoverySources.walks(p)
                             || (options.nestedConfigurations && Paths.baseName(p) == Configuration.fileName) else { return false }
                     return !(config?.excludes(p, cwd: cwd) ?? false)
@@ -87,7 +69,7 @@ extension Linter {
                 // Excludes apply to files named explicitly too (ruff's force-exclude): a hook passes
                 // every changed file. Project files are the sources' (`DiscoverySource.projectFiles`), and
                 // Swift and Objective-C sources are read only as code.
-                guard !options.discoverySources.isProjectFile(path), !Self.isSourceFile(path), !(config?.excludes(path, cwd: cwd) ?? false) else { continue }
+                guard !options.discoverySources.isProjectFile(path), !InputFiles.isSourceFile(path), !(config?.excludes(path, cwd: cwd) ?? false) else { continue }
                 if files.isEmpty && !deduplicating {
                     files = [path]
                 } else {

@@ -1,6 +1,6 @@
 public import PropertyList
 
-extension Linter {
+extension FindingStage {
     /// The id of the rule that reports directives that suppress nothing.
     public static let unusedSuppressionID = "unused-suppression"
 
@@ -11,7 +11,7 @@ extension Linter {
     /// the project, the lock, the code) may be silent only because this run lacks it: its
     /// directives are never called unused.
     var unusedCheckedRules: Set<String> {
-        Set(rules.map { type(of: $0).description }.filter { $0.readsOnlyTheFile && !Self.deadFileRules.contains($0.id) }.map(\.id))
+        Set(rules.map { type(of: $0).description }.filter { $0.readsOnlyTheFile && !RuleStage.deadFileRules.contains($0.id) }.map(\.id))
     }
 
     /// The entitlements documents of `units` by path as shown, for their directives: files read

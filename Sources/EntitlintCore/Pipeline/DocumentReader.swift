@@ -1,57 +1,12 @@
-import Dispatch
 public import PropertyList
 import Provisioning
 
-/// Which files a run reads, and how each is parsed.
-extension Linter {
-    /// Whether `path` ends in `.ext` for one of `exts` (ASCII, case-insensitive), without
-    /// allocating.
-    public static func hasExtension(_ path: String, in exts: [[UInt8]]) -> Bool {
-        func check(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            for e in exts where b.count > e.count {
-                let start = b.count - e.count
-                guard b[start - 1] == UInt8(ascii: ".") else { continue }
-                var ok = true
-                for (k, c) in e.enumerated() {
-                    var x = b[start + k]
-                    if x >= 65 && x <= 90 { x += 32 }
-                    if x != c { ok = false; break }
-                }
-                if ok { return true }
-            }
-            return false
-        }
-        // Over the contiguous bytes: indexing `utf8` generically costs several times more.
-        if let answer = path.utf8.withContiguousStorageIfAvailable(check) { return answer }
-        return Array(path.utf8).withUnsafeBufferPointer(check)
-    }
-
-    package static let walkedExtensions: [[UInt8]] = (entitlementsExtensions.sorted() + profileExtensions.sorted()).map { Array($0.utf8) }
-
-    package static func ext(_ path: String) -> String {
-        let b = Paths.baseName(path)
-        guard let dot = b.lastIndex(of: ".") else { return "" }
-        return String(b[b.index(after: dot)...]).lowercased()
-    }
-
-    public static func isProfilePath(_ path: String) -> Bool { hasExtension(path, in: profileExtensionBytes) }
-    /// `profileExtensions` as bytes, from literals: building the Set first would cost a pre-commit
-    /// run the Swift runtime's scan for `String: Hashable` (ProfilePathTests checks they agree).
-    static let profileExtensionBytes: [[UInt8]] = [Array("mobileprovision".utf8), Array("provisionprofile".utf8)]
-
-    /// `.swift`, `.m`, `.mm` and `.h`: what the code rules scan. Named on the command line (a hook
-    /// passes the changed ones), they bring the targets that compile them into the run, and are
-    /// read only as code, never as property lists.
-    public static func isSourceFile(_ path: String) -> Bool {
-        switch ext(path) {
-        case "swift", "m", "mm", "h": return true
-        default: return false
-        }
-    }
-
+/// The documents stage: one file's bytes parsed as what its name (or, failing that, its content)
+/// says it is, an entitlements document or a profile, or why it cannot be either.
+public enum DocumentReader {
     /// Parses one file's bytes as what its name says it is.
     public static func parse(bytes: [UInt8], path: String, limits: PlistLimits) -> ParsedInput {
-        if isProfilePath(path) {
+        if InputFiles.isProfilePath(path) {
             do {
                 return checked(try ProfileDecoder.decode(bytes, limits: limits))
             } catch {

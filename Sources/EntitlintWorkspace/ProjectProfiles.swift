@@ -27,7 +27,7 @@ extension LintOptions {
     func userProfilePaths(standard: Bool) -> [String] {
         guard standard, userProfiles, !Self.isContinuousIntegration() else { return [] }
         var out: [String] = []
-        for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { Linter.isProfilePath($0) } }
+        for folder in Self.standardProfileFolders() { out += Paths.walk(folder) { InputFiles.isProfilePath($0) } }
         return out
     }
 
@@ -36,7 +36,7 @@ extension LintOptions {
         var out: [String] = []
         for folder in profileFolders {
             switch kind(folder) {
-            case .directory: out += Paths.walk(folder) { Linter.isProfilePath($0) }
+            case .directory: out += Paths.walk(folder) { InputFiles.isProfilePath($0) }
             case .file, .other: out.append(folder)
             case .missing: throw UsageError("--profiles: no such folder or file: \(folder)")
             }
@@ -95,7 +95,7 @@ struct ProjectProfiles {
             return best.map { $0.0.profiles[$0.1.position] }
         }
 
-        /// `Linter.bestProfile` over the candidates (or the committed profiles left out).
+        /// `UnitFormer.bestProfile` over the candidates (or the committed profiles left out).
         func best(for unit: SigningUnit, committed useCommitted: Bool = false) -> ProfileFile? {
             var work = 0
             let matches = (useCommitted ? committed : indexes).compactMap { i in i.best(for: unit, excluding: excluded, work: &work).map { (i, $0) } }
@@ -122,68 +122,5 @@ struct ProjectProfiles {
             guard let match = best(for: probe, committed: true) else { return nil }
             return "automatic signing: Xcode chooses the profile; \(match.path), committed in the repository, is not assumed to be this target's"
         }
-    }
-}
-
-extension Linter {
-    /// The signing unit of a discovered one, its facts as `FactResolver` orders them (the project's
-    /// build settings in the `buildSetting` slot; one only a missing file sets is unknown). The profile: `--profile`, else the one
-    /// `PROVISIONING_PROFILE` (UUID) or `PROVISIONING_PROFILE_SPECIFIER` (name) names, else the config
-    /// app's, else the best match by App ID.
-    func makeProjectUnit(_ d: DiscoveredUnit, options: LintOptions, profiles: ProjectProfiles.Candidates, byAbs: [String: ParsedInput],
-                         cwd: String) -> SigningUnit {
-        let config = options.configuration
-        let stated = options.statedFacts
-        let app = stated.app(forEntitlements: d.entitlementsPath, cwd: cwd)
-        var variables = config?.variables ?? [:]
-        for (k, v) in d.variables { variables[k] = v }
-        var unit = SigningUnit(name: d.name, entitlementsPath: d.shownPath, document: d.document, platform: d.platform,
-                               variables: variables)
-        var origin = d.origin
-        let ent = unit.entitlements
-
-        var facts = FactResolver()
-        facts.offerStated(stated, app: app, configPath: stated.configPath(cwd: cwd))
-        facts.offer(.teamID, from: .buildSetting, d.teamID)
-        facts.offer(.bundleID, from: .buildSetting, d.bundleID)
-        for (kind, setting) in [(FactKind.teamID, "DEVELOPMENT_TEAM"), (.bundleID, "PRODUCT_BUNDLE_IDENTIFIER")] {
-            if let file = origin.unknownKeySettings[setting] {
-                facts.offerUnknown(kind, from: .buildSetting, why: "\(setting) comes from \(file), which this checkout lacks")
-            }
-        }
-        facts.offerEntitlements(ent)
-        facts.apply(to: &unit, excluding: [.team])
-
-        var profile: ProfileFile?
-        if let p = options.profilePath {
-            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
-        } else if let uuid = origin.profileUUID, !uuid.isEmpty {
-            profile = profiles.first(uuid: uuid)
-            if profile == nil { origin.profileNote = "PROVISIONING_PROFILE \(uuid): no such profile found" }
-        } else if let specifier = origin.profileSpecifier, !specifier.isEmpty {
-            // `TEAMID/Name` (Xcode 8 and later) or the bare name; a UUID is accepted too.
-            var name = Substring(specifier)
-            if let slash = specifier.firstIndex(of: "/"), String(specifier[..<slash]).isTeamIDLike { name = specifier[specifier.index(after: slash)...] }
-            profile = profiles.smallestPath(named: String(name), orUUID: specifier)
-            if profile == nil { origin.profileNote = "PROVISIONING_PROFILE_SPECIFIER \"\(specifier)\": no such profile found" }
-        } else if let p = app?.profile.map({ config!.resolve($0) }) {
-            if case .profile(let prof)? = byAbs[Paths.absolute(p, cwd: cwd)] { profile = ProfileFile(path: Paths.display(p, cwd: cwd), profile: prof) }
-        }
-        if profile == nil, origin.profileNote == nil {
-            profile = profiles.best(for: unit)
-            if profile == nil {
-                origin.profileNote = origin.signingStyle == "Automatic"
-                    ? "automatic signing; no matching profile on disk"
-                    : "no matching profile found"
-            }
-        }
-        if let profile {
-            unit.profile = profile
-            facts.offerProfile(profile)
-            if unit.platform == .unknown { unit.platform = profile.profile.isMacOS ? .macOS : .iOS }
-        }
-        facts.apply(to: &unit)
-        unit.origin = origin
-        return unit
     }
 }

@@ -1,4 +1,3 @@
-import EntitlintCore
 import Dispatch
 #if canImport(Glibc)
 import Glibc

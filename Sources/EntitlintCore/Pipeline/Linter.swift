@@ -1,0 +1,37 @@
+public import PropertyList
+import Provisioning
+
+/// The rules of a run and the severities the configuration gives them; `run` is the one staged
+/// pipeline every entry point ends in: the units a caller planned (`UnitPlan`) -> the rule stage
+/// (`RuleStage`) -> post-processing (`FindingStage`) -> findings. Entry points differ only in how
+/// they read inputs and form units: files and projects (`lint(_ options:)` in the workspace),
+/// standard input, in-memory files and units (`Linter+InMemory.swift`), rule examples.
+public struct Linter: Sendable {
+    public var rules: [any Rule]
+    public var severityOverrides: [String: Configuration.RuleSetting]
+
+    public init(rules: [any Rule], severityOverrides: [String: Configuration.RuleSetting] = [:]) {
+        self.rules = rules
+        self.severityOverrides = severityOverrides
+    }
+
+    /// The findings of a planned run, as every entry point reports them: each rule on the units
+    /// it may check, project rules per app family, reference and profile rules, then the run's
+    /// earlier findings joined, configurations folded, severities, per-file ignores and inline
+    /// directives applied, sorted, and cut at `plan.maxFindings` (`omitted`: how many were cut).
+    public func run(_ plan: UnitPlan) -> (findings: [Finding], omitted: Int) {
+        let stage = RuleStage(rules: rules)
+        let reported = plan.reportedUnits
+        var findings = stage.unitFindings(plan)
+        findings += stage.projectFindings(plan)
+        findings += stage.referenceFindings(plan, reported: reported)
+        findings += stage.profileFindings(plan, reported: reported)
+        findings += plan.earlierFindings
+        let post = FindingStage(self)
+        findings = FindingStage.foldConfigurations(findings, units: reported)
+        findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
+                               cwd: plan.settings.workingDirectory)
+        let omitted = max(0, findings.count - plan.maxFindings)
+        return (FindingStage.capped(findings, at: plan.maxFindings), omitted)
+    }
+}

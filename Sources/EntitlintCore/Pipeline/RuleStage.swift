@@ -1,0 +1,101 @@
+import PropertyList
+
+/// The stage that runs the rules: the per-unit rules on each planned unit, the project rules over
+/// each app family, the reference rules against the lock, the profile rules on each profile in
+/// use. It reports what the rules find, before post-processing (`FindingStage`).
+public struct RuleStage: Sendable {
+    public let rules: [any Rule]
+
+    public init(rules: [any Rule]) { self.rules = rules }
+
+    /// The rules that check a dead entitlements file (inside a project's folders, used by no
+    /// target and named by no setting): that it cannot be parsed, and that it is unused.
+    public static let deadFileRules: Set<String> = ["parse-error", "unused-entitlements-file"]
+
+    /// Whether `rule` checks a unit planned with `checks`.
+    static func checks(_ rule: any Rule, _ checks: PlannedUnit.Checks) -> Bool {
+        switch checks {
+        case .all: return rule.asProjectRule == nil
+        case .deadFile: return deadFileRules.contains(type(of: rule).description.id)
+        case .fileAlone: return type(of: rule).description.readsOnlyTheFile
+        case .none: return false
+        }
+    }
+
+    /// The findings of the per-unit rules on every planned unit, one unit per task on `plan.jobs`
+    /// threads, in plan order. A dead file gets the one finding that says so (what else it holds
+    /// is nobody's problem); a variant the rules that need no facts; a context unit none. A
+    /// built product's findings lose their line; a project unit's findings at a line that uses
+    /// a setting nobody knows (`withoutUnknownFacts`) are dropped.
+    func unitFindings(_ plan: UnitPlan) -> [Finding] {
+        let units = plan.units
+        let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: units.count)
+        perUnit.initialize(repeating: [])
+        defer { perUnit.deallocate() }
+        nonisolated(unsafe) let slots = perUnit
+        let rules = self.rules
+        let lock = plan.lock, settings = plan.settings
+        Parallel.forEach(units.count, jobs: plan.jobs) { i in
+            let planned = units[i]
+            guard planned.checks != .none else { return }
+            let context = UnitContext(unit: planned.unit, lock: lock, settings: settings)
+            var found: [Finding] = []
+            for rule in rules where Self.checks(rule, planned.checks) {
+                // Most rules find nothing: appending their empty array still made a new buffer.
+                let result = FactGate.check(rule, context)
+                if !result.isEmpty { found += result }
+            }
+            if planned.lineless {
+                for k in found.indices { found[k].line = 0; found[k].column = 0 }
+            }
+            slots[i] = Self.withoutUnknownFacts(found, of: planned.unit)
+        }
+        var out: [Finding] = []
+        for found in perUnit { out += found }
+        return out
+    }
+
+    /// `findings` without those at a line of `unit`'s entitlements that uses a setting whose value
+    /// is unknown (only a missing per-developer or generated file could set it): they rest on a
+    /// fact nobody knows.
+    static func withoutUnknownFacts(_ findings: [Finding], of unit: SigningUnit) -> [Finding] {
+        guard !findings.isEmpty else { return findings }
+        let lines = unit.linesUsingUnknownSettings()
+        guard !lines.isEmpty else { return findings }
+        return findings.filter { !($0.path == unit.entitlementsPath && lines.contains($0.line)) }
+    }
+
+    /// The findings of the project rules, over one app family at a time: a run over a folder of
+    /// unrelated projects finds what linting each alone finds. Units with no family take no part;
+    /// findings about context units are dropped, and so are those resting on unknown settings.
+    /// Only reported units have their code read: a hook run over one changed file reads the
+    /// sources of the targets that file concerns, no others.
+    func projectFindings(_ plan: UnitPlan) -> [Finding] {
+        let projectRules = rules.compactMap { $0.asProjectRule }
+        guard !projectRules.isEmpty else { return [] }
+        var families: [String: [UnitContext]] = [:]
+        var order: [String] = []
+        var reported: [String: SigningUnit] = [:]
+        for planned in plan.units {
+            guard let family = planned.family else { continue }
+            let context = UnitContext(unit: planned.unit, lock: plan.lock, settings: plan.settings)
+            if planned.isReported {
+                context.codeIndex = plan.codeIndex
+                reported[planned.unit.name] = planned.unit
+            }
+            if families[family] == nil { order.append(family) }
+            families[family, default: []].append(context)
+        }
+        var out: [Finding] = []
+        for family in order {
+            for rule in projectRules {
+                for f in FactGate.check(project: rule, families[family]!) {
+                    guard let name = f.unit else { out.append(f); continue }
+                    guard let unit = reported[name] else { continue }
+                    if !Self.withoutUnknownFacts([f], of: unit).isEmpty { out.append(f) }
+                }
+            }
+        }
+        return out
+    }
+}
