@@ -26,8 +26,12 @@ public struct CodeSave: Sendable, Hashable {
 public struct UnitCode: Sendable, Hashable {
     public var groups: [CodeGroupUse] = []
     public var saves: [CodeSave] = []
-    /// Source files read and scanned.
+    /// Source files read (each checked for trigger words; lexed when it holds one, or may define
+    /// a name the others use).
     public var scannedFiles = 0
+    /// Of those, the files lexed: the ones whose bytes hold a trigger word, and the ones that may
+    /// define a name those use (`SourceFilter`).
+    public var lexedFiles = 0
     /// Files of the unit that could not be read (too large, unreadable), as shown.
     public var unreadable: [String] = []
     /// Every file the unit compiles was found and read, nothing it links is out of reach, and
@@ -52,6 +56,8 @@ public final class CodeIndex: @unchecked Sendable {
     private let display: @Sendable (String) -> String
     private let lock = NSLock()
     private var scanned: [String: ScannedSource?] = [:]
+    /// Files read whose bytes hold no trigger word: not lexed (unless a name round needs them).
+    private var quietPaths = Set<String>()
     private var units: [UnitSources: UnitCode] = [:]
     private var remainingWork: Int
     /// The places whose value was left unknown at a bound, with the bound (each place once).
@@ -72,19 +78,51 @@ public final class CodeIndex: @unchecked Sendable {
         remainingWork = budget
     }
 
-    private func scan(_ path: String) -> ScannedSource? {
+    /// Reads `path` (nil: not a source file, or unreadable).
+    func readFile(_ path: String) -> [UInt8]? {
+        SourceLanguage(path: path) == nil ? nil : read(path)
+    }
+
+    func displayPath(_ path: String) -> String { display(path) }
+
+    /// Reads a file once per run: lexed when its bytes hold a trigger word, else left quiet (its
+    /// bytes returned for the name rounds of `addDefiningFiles`).
+    func load(_ path: String) -> Loaded {
+        lock.lock()
+        if let done = scanned[path] {
+            lock.unlock()
+            return done.map { .lexed($0) } ?? .unreadable
+        }
+        if quietPaths.contains(path) {
+            lock.unlock()
+            return .quiet(nil)
+        }
+        lock.unlock()
+        guard let bytes = readFile(path) else {
+            lock.lock()
+            scanned[path] = .some(nil)
+            lock.unlock()
+            return .unreadable
+        }
+        if SourceFilter.mayHaveSites(bytes) { return lex(path, bytes).map { .lexed($0) } ?? .unreadable }
+        lock.lock()
+        quietPaths.insert(path)
+        lock.unlock()
+        return .quiet(bytes)
+    }
+
+    /// Lexes and scans a file read as `bytes`, once per run.
+    func lex(_ path: String, _ bytes: [UInt8]) -> ScannedSource? {
         lock.lock()
         if let done = scanned[path] {
             lock.unlock()
             return done
         }
         lock.unlock()
-        var result: ScannedSource?
-        if let language = SourceLanguage(path: path), let bytes = read(path) {
-            result = SourceScanner.scan(bytes, language: language)
-        }
+        let result = SourceLanguage(path: path).map { SourceScanner.scan(bytes, language: $0) }
         lock.lock()
         scanned[path] = result
+        quietPaths.remove(path)
         lock.unlock()
         return result
     }
@@ -98,15 +136,28 @@ public final class CodeIndex: @unchecked Sendable {
         }
         lock.unlock()
         var code = UnitCode()
-        var files: [(path: String, source: ScannedSource)] = []
-        for path in sources.files {
-            if let source = scan(path) {
-                files.append((display(path), source))
-            } else {
-                code.unreadable.append(display(path))
+        var lexed: [(order: Int, path: String, source: ScannedSource)] = []
+        var quiet: [QuietFile] = []
+        var unreadable: [(order: Int, path: String)] = []
+        var kept = 0
+        for (order, path) in sources.files.enumerated() {
+            switch load(path) {
+            case .lexed(let source):
+                lexed.append((order, display(path), source))
+            case .quiet(let bytes):
+                let keep = bytes.flatMap { kept + $0.count <= Self.keptBytes ? $0 : nil }
+                kept += keep?.count ?? 0
+                quiet.append(QuietFile(order: order, path: path, bytes: keep))
+            case .unreadable:
+                unreadable.append((order, display(path)))
             }
         }
-        code.scannedFiles = files.count
+        addDefiningFiles(&lexed, quiet: quiet, unreadable: &unreadable)
+        // In the project's order, as if every file were lexed.
+        let files = lexed.sorted { $0.order < $1.order }.map { (path: $0.path, source: $0.source) }
+        code.unreadable = unreadable.sorted { $0.order < $1.order }.map(\.path)
+        code.scannedFiles = sources.files.count - code.unreadable.count
+        code.lexedFiles = files.count
         lock.lock()
         let allowance = remainingWork
         lock.unlock()
@@ -137,7 +188,7 @@ public final class CodeIndex: @unchecked Sendable {
         }
         // A unit that compiles no file at all is one whose code lies elsewhere (a hand-written or
         // generated project, code in a framework): not a unit whose code is known to be empty.
-        code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved && !files.isEmpty
+        code.isComplete = sources.isComplete && code.unreadable.isEmpty && allResolved && code.scannedFiles > 0
         lock.lock()
         remainingWork -= (resolver?.buildWork ?? 0) + (resolution?.work ?? 0)
         limited.merge(cut) { first, _ in first }

@@ -45,6 +45,8 @@ public enum RuleRegistry {
         CodeGroupNotEntitledRule(),
         CodeGroupMissingPrefixRule(),
         CodeGroupWrongPrefixRule(),
+        CodeGroupForeignPrefixRule(),
+        CodeGroupUnexpandedVariableRule(),
         SaveToSharedDefaultGroupRule(),
         AccessGroupUnusedInCodeRule(),
         // The linter's own findings about its run (`ToolFindings`), besides parse-error.

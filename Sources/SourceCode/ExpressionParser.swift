@@ -112,6 +112,12 @@ struct ExpressionParser {
             return message(lo + 1, hi - 1, depth: depth)
         }
         if let names = reference(lo, hi) { return .reference(names) }
+        // `Keys.group()`: a call without arguments, resolved as the function's body (Swift).
+        if swift, hi - lo >= 3, src.isPunct(hi - 2, UInt8(ascii: "(")), Int(src.tokens[hi - 2].partner) == hi - 1,
+           var names = reference(lo, hi - 2), let last = names.last, last != "self", last != "Self" {
+            names[names.count - 1] = last + "()"
+            return .reference(names)
+        }
         return unknown(lo, hi)
     }
 

@@ -10,13 +10,17 @@ public enum SourceLanguage: String, Sendable, Hashable {
     case swift
     case objectiveC
 
-    /// `.swift` is Swift; `.m`, `.mm` and `.h` are Objective-C (`.h` may be C or C++, which the
-    /// Objective-C lexer reads as well); anything else is not scanned.
+    /// The extensions read as Objective-C (and C, C++).
+    public static let cFamily = [".m", ".mm", ".h", ".c", ".cc", ".cpp", ".cxx", ".hpp", ".hh"]
+
+    /// `.swift` is Swift; `.m`, `.mm`, `.h` and the C and C++ files a target may compile (`.c`,
+    /// `.cc`, `.cpp`, `.cxx`, `.hpp`, `.hh`) are read by the Objective-C lexer (the C it is built
+    /// on: literals, adjacent-literal joining, `CFSTR`, `#define`); anything else is not scanned.
     public init?(path: String) {
         let lower = path.lowercased()
         if lower.hasSuffix(".swift") {
             self = .swift
-        } else if lower.hasSuffix(".m") || lower.hasSuffix(".mm") || lower.hasSuffix(".h") {
+        } else if Self.cFamily.contains(where: { lower.hasSuffix($0) }) {
             self = .objectiveC
         } else {
             return nil
@@ -29,7 +33,8 @@ public indirect enum StringExpression: Sendable, Hashable {
     /// A string literal, escapes decoded (`"com.example.shared"`, `@"…"`, `CFSTR("…")`).
     case literal(String)
     /// A name, possibly qualified, as written: `["AppConstants", "AppGroups", "main"]`;
-    /// `self.group` and `Self.group` are `["group"]`.
+    /// `self.group` and `Self.group` are `["group"]`. A call without arguments of a function
+    /// returning a string ends in `name()`: `Keys.group()` is `["Keys", "group()"]`.
     case reference([String])
     /// A value read from the unit's Info.plist: `Bundle.main.object(forInfoDictionaryKey: "K")`,
     /// `Bundle.main.infoDictionary?["K"]`, `[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`, ...
@@ -102,16 +107,35 @@ public struct StringDefinition: Sendable, Hashable {
     }
 }
 
+/// A Swift `typealias NAME = A.B` (at file level or in a type): a name written in place of a
+/// type's, so `NAME.member` is `A.B.member`.
+public struct TypeAliasDefinition: Sendable, Hashable {
+    /// The enclosing types and the alias's name.
+    public var path: [String]
+    public var line: Int
+    /// The type it names, as written.
+    public var target: [String]
+
+    public init(path: [String], line: Int, target: [String]) {
+        self.path = path
+        self.line = line
+        self.target = target
+    }
+}
+
 /// The result of scanning one file.
 public struct ScannedSource: Sendable, Hashable {
     public var groups: [KeychainGroupSite] = []
     public var saves: [KeychainSaveSite] = []
     public var definitions: [StringDefinition] = []
+    public var aliases: [TypeAliasDefinition] = []
 
-    public init(groups: [KeychainGroupSite] = [], saves: [KeychainSaveSite] = [], definitions: [StringDefinition] = []) {
+    public init(groups: [KeychainGroupSite] = [], saves: [KeychainSaveSite] = [], definitions: [StringDefinition] = [],
+                aliases: [TypeAliasDefinition] = []) {
         self.groups = groups
         self.saves = saves
         self.definitions = definitions
+        self.aliases = aliases
     }
 }
 
@@ -166,6 +190,10 @@ public struct ResolvedString: Sendable, Hashable {
     /// expression too long, references too deep, the step budget): which one. Such a value is
     /// never guessed; the run says once that values were left unresolved.
     public var limit: String?
+    /// A string literal written in the code (not an Info.plist value) that holds `$(` or `${`:
+    /// build settings are expanded in property lists, never in code, so the keychain gets that
+    /// text as written.
+    public var variableInCode: String?
 
     public init(value: String?, unknown: String?, usesInfoPlist: Bool, isLiteralAtSite: Bool, steps: [String], limit: String? = nil) {
         self.value = value

@@ -9,7 +9,7 @@ extension SiteExtractor {
         // Declaration keywords start with one of these bytes; other words can only be idioms.
         switch src.bytes[Int(src.tokens[i].start)] {
         case UInt8(ascii: "i"), UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: "p"),
-             UInt8(ascii: "f"), UInt8(ascii: "l"), UInt8(ascii: "v"), UInt8(ascii: "r"):
+             UInt8(ascii: "f"), UInt8(ascii: "l"), UInt8(ascii: "v"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             break
         default:
             keychainIdiom(i)
@@ -28,6 +28,8 @@ extension SiteExtractor {
             enumCase(i)
         } else if src.isWord(i, "return") {
             getterReturn(i)
+        } else if src.isWord(i, "typealias") {
+            typeAlias(i)
         } else {
             keychainIdiom(i)
         }
@@ -113,6 +115,30 @@ extension SiteExtractor {
         pendingParams = params
         pendingGetter = nil
         pendingType = nil
+        // `func NAME() -> String {`: no parameter, so its value is that of its body, as for a
+        // computed property (`finishGetter`); it is named `NAME()` as calls to it are.
+        if src.isWord(i, "func"), close == k + 1, k == i + 2, atMemberLevel, parser.isOperator(close + 1, "->"), src.isWord(close + 2, "String") {
+            var brace = close + 3
+            if src.isPunct(brace, UInt8(ascii: "?")) || src.isPunct(brace, UInt8(ascii: "!")) { brace += 1 }
+            if src.isPunct(brace, UInt8(ascii: "{")) {
+                pendingParams = nil
+                pendingGetter = typePath + [src.text(i + 1) + "()"]
+                pendingGetterToken = i + 1
+            }
+        }
+    }
+
+    /// `typealias NAME = A.B` (no generic clause): recorded for the resolver, which reads
+    /// `NAME.member` as `A.B.member`.
+    private mutating func typeAlias(_ i: Int) {
+        guard atMemberLevel, i + 2 < src.tokens.count, src.tokens[i + 1].kind == .identifier, src.isPunct(i + 2, UInt8(ascii: "=")) else { return }
+        var end = i + 3
+        while end + 1 < src.tokens.count, src.isPunct(end + 1, UInt8(ascii: ".")), end + 2 < src.tokens.count,
+              src.tokens[end + 2].kind == .identifier, src.tokens[end + 2].line == src.tokens[end].line, end - i < 64 {
+            end += 2
+        }
+        guard end < src.tokens.count, src.tokens[end].kind == .identifier, let target = parser.reference(i + 3, end + 1) else { return }
+        result.aliases.append(TypeAliasDefinition(path: typePath + [src.text(i + 1)], line: Int(src.tokens[i + 1].line), target: target))
     }
 
     private mutating func binding(_ i: Int) {

@@ -16,7 +16,8 @@ import PropertyList
 /// never silent: the units whose code it leaves unread say so (their code is not complete), and
 /// the run has one notice per budget naming where it stopped (`notices()`).
 final class SourceCatalog: @unchecked Sendable {
-    static let codeExtensions = [".swift", ".m", ".mm", ".h"]
+    /// What `SourceLanguage` reads: Swift, and Objective-C, C and C++ (lower case, as projects name them).
+    static let codeExtensions = [".swift", ".m", ".mm", ".h", ".c", ".cc", ".cpp", ".cxx", ".hpp", ".hh"]
     static let maxFiles = 100_000
     static let maxPackageDepth = 16
     static let maxPackages = 1_000

@@ -69,4 +69,37 @@ final class CertaintyTests: XCTestCase {
         fromProject[0].appIDPrefix = Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
         XCTAssertEqual(severities(fromProject), [.note])
     }
+
+    /// A group under a prefix that is none of the target's: an error when the App ID prefix is
+    /// known, a note saying what was assumed and how to give the fact when it is only assumed (the
+    /// prefix the code spells may then be the team's legacy one); silent when the profile lists it.
+    func testCodeUnderAForeignPrefixIsAnErrorOnlyWhenThePrefixIsKnown() throws {
+        let example = RuleExample.project([
+            ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n</array>",
+                               sources: ["App/Store.swift": "let q: [String: Any] = [kSecAttrAccessGroup as String: \"LEGACY9876.com.example.old\"]\n"]),
+        ])
+        let linter = Linter(rules: [CodeGroupForeignPrefixRule(), CodeGroupNotEntitledRule()])
+        func findings(_ units: [SigningUnit]) -> [Finding] {
+            linter.lint(units: units, settings: CheckSettings(now: RuleExampleRunner.now), codeIndex: ProjectExampleRunner.codeIndex(example))
+        }
+        let stated = ProjectExampleRunner.units(example, linter: linter)
+        let known = findings(stated)
+        XCTAssertEqual(known.map(\.rule), ["code-group-foreign-prefix"], "not also not-entitled: \(known.map(\.message))")
+        XCTAssertEqual(known.map(\.severity), [.error])
+        XCTAssertEqual(known.first?.notes, [])
+        XCTAssertTrue(known.first?.message.contains("under the prefix LEGACY9876") == true, known.first?.message ?? "")
+
+        var fromProject = stated
+        fromProject[0].teamID = Fact("ABCDE12345", from: .xcode("DEVELOPMENT_TEAM at App.xcodeproj/project.pbxproj:10"))
+        fromProject[0].appIDPrefix = Fact("ABCDE12345", from: .assumed("App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)"))
+        let assumed = findings(fromProject)
+        XCTAssertEqual(assumed.map(\.severity), [.note])
+        XCTAssertEqual(assumed.first?.notes, [FactGate.note(.appIDPrefix, value: "ABCDE12345", assumed: "App ID prefix taken to be the Team ID (DEVELOPMENT_TEAM)")])
+        XCTAssertTrue(assumed.first?.notes.first?.contains("--profile") == true)
+
+        var unknown = fromProject
+        unknown[0].appIDPrefix = nil
+        XCTAssertEqual(findings(unknown).filter { $0.rule == "code-group-foreign-prefix" }, [], "no prefix to compare with: nothing claimed")
+    }
 }

@@ -23,7 +23,8 @@ final class RuleExampleTests: XCTestCase {
             // Xcode projects as Xcode reads them.
             "empty-setting-in-group", "unused-entitlements-file",
             // Keychain groups in code.
-            "code-group-not-entitled", "code-group-missing-prefix", "code-group-wrong-prefix", "save-to-shared-default-group",
+            "code-group-not-entitled", "code-group-missing-prefix", "code-group-wrong-prefix", "code-group-foreign-prefix",
+            "code-group-unexpanded-variable", "save-to-shared-default-group",
             "access-group-unused-in-code",
             // The linter's own findings about its run.
             "unreadable-path", "read-limit", "link-outside-root", "findings-truncated", "output-truncated",

@@ -119,4 +119,24 @@ final class ObjCSiteTests: XCTestCase {
         XCTAssertEqual(scanned.groups, [])
         XCTAssertEqual(scanned.definitions.map(\.value), [.literal("kSecAttrAccessGroup: accessGroup:"), .literal("after")])
     }
+
+    /// A C file: a `#define` chain across a header, `CFSTR`, adjacent literals joined.
+    func testACFileWithADefineChainAndCFSTR() {
+        let header = """
+        #define TEAM_PREFIX "ABCDE12345"
+        #define SHARED_GROUP TEAM_PREFIX ".com.example" ".shared"
+        """
+        let file = """
+        #include "Keys.h"
+        void save(CFDataRef data) {
+            CFMutableDictionaryRef query = CFDictionaryCreateMutable(NULL, 0, NULL, NULL);
+            CFDictionarySetValue(query, kSecAttrAccessGroup, CFSTR(SHARED_GROUP));
+            CFDictionarySetValue(query, kSecAttrAccessGroup, CFSTR("ABCDE12345.literal"));
+            CFDictionarySetValue(query, kSecAttrAccessGroup, group_from_caller);
+        }
+        """
+        XCTAssertEqual(SourceLanguage(path: "Keys.c"), .objectiveC)
+        let resolved = resolveGroups([("Keys.h", header), ("Keys.c", file)])
+        XCTAssertEqual(resolved.map(\.value), ["ABCDE12345.com.example.shared", "ABCDE12345.literal", nil])
+    }
 }

@@ -1,8 +1,15 @@
 import SourceCode
+import XCTest
 
-/// Scans `text` as one file.
-func scan(_ text: String, _ language: SourceLanguage = .swift) -> ScannedSource {
-    SourceScanner.scan(Array(text.utf8), language: language)
+/// Scans `text` as one file. Every test that scans through here also checks the pre-filter's
+/// promise: a file that gives a site or a save holds a trigger word (else the index would skip it).
+func scan(_ text: String, _ language: SourceLanguage = .swift, file: StaticString = #filePath, line: UInt = #line) -> ScannedSource {
+    let bytes = Array(text.utf8)
+    let source = SourceScanner.scan(bytes, language: language)
+    if !(source.groups.isEmpty && source.saves.isEmpty), !SourceFilter.mayHaveSites(bytes) {
+        XCTFail("the pre-filter would skip a file with \(source.groups.count) sites and \(source.saves.count) saves", file: file, line: line)
+    }
+    return source
 }
 
 /// Resolves every group site of `files` (path, text) over the unit they make.

@@ -65,4 +65,21 @@ final class StringResolverTests: XCTestCase {
         let resolver = StringResolver(files: [("W.swift", ScannedSource(definitions: definitions))], infoPlist: [:])
         XCTAssertEqual(resolver.resolve(.reference(["w0"]), in: "W.swift", line: 1).unknown?.contains("too many steps to resolve"), true)
     }
+
+    /// A build-setting reference is kept apart by where it was written: in a code literal nothing
+    /// expands it (`variableInCode`); from the Info.plist it is Xcode's to expand (not set).
+    func testABuildSettingInACodeLiteralIsMarkedAndOneFromTheInfoPlistIsNot() {
+        let source = ScannedSource(definitions: [definition(["Keys", "group"], .literal("$(AppIdentifierPrefix)com.example.shared")),
+                                                 definition(["Keys", "braced"], .concatenation([.literal("${TeamIdentifierPrefix}"), .literal("x")]))])
+        let resolver = StringResolver(files: [("K.swift", source)], infoPlist: ["AppIdentifierPrefix": "$(AppIdentifierPrefix)"])
+        let written = resolver.resolve(.reference(["Keys", "group"]), in: "K.swift", line: 1)
+        XCTAssertEqual(written.value, "$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertEqual(written.variableInCode, "$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertEqual(resolver.resolve(.concatenation([.literal("a."), .reference(["braced"])]), in: "K.swift", line: 1).variableInCode,
+                       "${TeamIdentifierPrefix}")
+        let read = resolver.resolve(.concatenation([.infoPlist(key: "AppIdentifierPrefix"), .literal("com.example.shared")]), in: "K.swift", line: 1)
+        XCTAssertEqual(read.value, "$(AppIdentifierPrefix)com.example.shared")
+        XCTAssertNil(read.variableInCode)
+        XCTAssertNil(resolver.resolve(.literal("ABCDE12345.com.example.shared"), in: "K.swift", line: 1).variableInCode)
+    }
 }

@@ -13,6 +13,12 @@ enum CodeGroupStanding {
     /// `known`: the unit's prefix is known (a profile, spelled in the entitlements, or a team the
     /// user states), not assumed equal to the Team ID.
     case wrongPrefix(AccessGroupEntry, written: String, known: Bool)
+    /// The code spells `PREFIX.name` with a Team-ID-like prefix that is none of the unit's (its
+    /// App ID prefix, its Team ID, a prefix its profile lists), and the list does not grant it.
+    case foreignPrefix(String)
+    /// The value holds a build-setting reference written in a code literal (`variableInCode`):
+    /// nothing expands it, so no list can grant it.
+    case variableInCode(String)
     case notGranted
 }
 
@@ -53,6 +59,10 @@ extension UnitContext {
            entries.contains(where: { let (prefix, name) = AccessGroupList.splitPrefix($0.value); return prefix != nil && name == rest }) {
             return (group, .unknowable)
         }
+        if let codePrefix, codePrefix.isTeamIDLike, let own = unit.appIDPrefix?.value, codePrefix != own, codePrefix != unit.teamID?.value,
+           unit.profile?.profile.applicationIdentifierPrefixes.contains(codePrefix) != true {
+            return (group, .foreignPrefix(codePrefix))
+        }
         return (group, .notGranted)
     }
 
@@ -71,6 +81,10 @@ enum CodeGroups {
             guard let code = context.code else { continue }
             for use in code.groups {
                 guard let value = use.resolved.value else { continue }
+                if let literal = use.resolved.variableInCode {
+                    out.append(CodeGroupCheck(context: context, use: use, group: value, standing: .variableInCode(literal)))
+                    continue
+                }
                 let (group, standing) = context.standing(ofCodeGroup: value)
                 out.append(CodeGroupCheck(context: context, use: use, group: group, standing: standing))
             }

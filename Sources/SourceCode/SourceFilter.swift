@@ -1,0 +1,105 @@
+/// Which files a unit's scan has to lex, decided on raw bytes before any lexing.
+///
+/// A file can give a keychain site or save only if its bytes hold one of `triggers` (every idiom
+/// `SiteExtractor` recognises is spelt with one of them: `kSecAttrAccessGroup`, `accessGroup`,
+/// `setAccessGroup:`, `keychainSharingGroup`, `SharedGroupIdentifier` hold `Group`; `SecItemAdd`;
+/// a KeychainAccess save needs `import KeychainAccess`; a Locksmith 1.x `request.group` needs a
+/// `LocksmithRequest`). Any other file matters only through the definitions it holds, and a
+/// definition of a name holds that name's bytes: `mentions` finds the files that may define the
+/// names the lexed files use. Both are single passes over the bytes.
+public enum SourceFilter {
+    /// Byte strings one of which every file with a keychain site or save contains.
+    public static let triggers = ["Group", "SecItemAdd", "KeychainAccess", "LocksmithRequest"]
+
+    private static let triggerMatcher = ByteMatcher(triggers, wholeWords: false)
+
+    /// True when `bytes` hold a trigger word: the file may pass or save a keychain group.
+    public static func mayHaveSites(_ bytes: [UInt8]) -> Bool {
+        triggerMatcher.matches(bytes)
+    }
+
+    /// True when `bytes` hold one of `names` as a whole word (not inside a longer identifier):
+    /// the file may define it.
+    public static func mentions(_ bytes: [UInt8], anyOf names: Set<String>) -> Bool {
+        guard !names.isEmpty else { return false }
+        return ByteMatcher(Array(names), wholeWords: true).matches(bytes)
+    }
+}
+
+/// Finds any of a set of byte strings in one pass: a table says which bytes start one, and only
+/// at those bytes are the candidates compared. Work: the bytes, plus the comparisons at
+/// candidate starts (each at most the length of the longest needle).
+struct ByteMatcher {
+    private var first = [Bool](repeating: false, count: 256)
+    private var needles: [[UInt8]] = []
+    private var byFirst: [UInt8: [Int]] = [:]
+    private let wholeWords: Bool
+
+    init(_ words: [String], wholeWords: Bool) {
+        self.wholeWords = wholeWords
+        for word in words where !word.isEmpty {
+            let bytes = Array(word.utf8)
+            first[Int(bytes[0])] = true
+            byFirst[bytes[0], default: []].append(needles.count)
+            needles.append(bytes)
+        }
+    }
+
+    /// ASCII letters, digits, `_`, `$` and every byte of a multi-byte UTF-8 sequence: what an
+    /// identifier may be made of, so a name found next to one is part of a longer identifier.
+    @inline(__always)
+    private static func isIdentifierByte(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b == 0x5f || b == 0x24
+    }
+
+    func matches(_ bytes: [UInt8]) -> Bool {
+        guard !needles.isEmpty else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            first.withUnsafeBufferPointer { table in
+                let n = b.count
+                var i = 0
+                while i < n {
+                    if table[Int(b[i])], let list = byFirst[b[i]] {
+                        for k in list where found(needles[k], in: b, at: i) { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    @inline(__always)
+    private func found(_ needle: [UInt8], in b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        let m = needle.count
+        guard i + m <= b.count else { return false }
+        var j = 1
+        while j < m, b[i + j] == needle[j] { j += 1 }
+        guard j == m else { return false }
+        if wholeWords {
+            if i > 0, Self.isIdentifierByte(b[i - 1]) { return false }
+            if i + m < b.count, Self.isIdentifierByte(b[i + m]) { return false }
+        }
+        return true
+    }
+}
+
+extension StringExpression {
+    /// Every component of every name the expression refers to (`Constants.Keychain.group` gives
+    /// `Constants`, `Keychain`, `group`; a call `Keys.make()` gives `Keys`, `make`): the names
+    /// whose definitions its value may depend on.
+    /// Walked with an explicit stack, each part once (linear in the expression's size, whatever
+    /// its nesting).
+    public var referencedNames: Set<String> {
+        var names = Set<String>()
+        var stack = [self]
+        while let e = stack.popLast() {
+            switch e {
+            case .reference(let path): names.formUnion(path.map { $0.hasSuffix("()") ? String($0.dropLast(2)) : $0 })
+            case .concatenation(let parts): stack.append(contentsOf: parts)
+            case .literal, .infoPlist, .unknown, .overLimit: break
+            }
+        }
+        return names
+    }
+}
