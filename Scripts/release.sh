@@ -10,7 +10,9 @@
 #             writes only there and in SwiftPM's .build folder.
 #
 # Produces DIR/entitlint-VERSION-x86_64-linux.tar.gz (entitlint-VERSION-x86_64-linux/: entitlint,
-# README.md, Rules/ (the documentation pages), completions/entitlint.{bash,zsh,fish}, man/entitlint.1) and DIR/entitlint-VERSION-x86_64-linux.tar.gz.sha256 (`sha256sum -c` format), then checks:
+# README.md, Rules/ (the documentation pages), completions/entitlint.{bash,zsh,fish}, man/entitlint.1),
+# DIR/entitlint-VERSION-x86_64-linux.tar.gz.sha256 (`sha256sum -c` format) and the wheel of
+# Scripts/build-wheel.sh (the same binary, checked by that script), then checks:
 #   - ldd lists no libswift* and no libFoundation* (the runtime and Foundation are linked in);
 #   - the unpacked binary prints VERSION for --version with an empty environment (no
 #     LD_LIBRARY_PATH, PATH=/usr/bin:/bin, so no Swift toolchain) and lints a bundled example;
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --output) [ $# -ge 2 ] || fail "--output needs a folder"; output=$2; shift 2 ;;
         --output=*) output=${1#--output=}; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) fail "unknown option $1" ;;
         *) [ -z "$version" ] || fail "one VERSION only"; version=$1; shift ;;
     esac
@@ -112,7 +114,10 @@ set -e
 [ "$status" -eq 1 ] && grep -q '\[wildcard-access-group\]' "$stage/lint.txt" ||
     { cat "$stage/lint.txt"; fail "the unpacked binary did not report the bundled example's finding (exit $status)"; }
 
-printf '\n%s\n%s\n' "$archive" "$(cat "$archive.sha256")"
+printf '== wheel (Scripts/build-wheel.sh, the same binary)\n'
+wheel=$(bash "$root/Scripts/build-wheel.sh" --binary "$binary" --output "$output" | tail -n 1)
+
+printf '\n%s\n%s\n%s\n' "$archive" "$(cat "$archive.sha256")" "$wheel"
 printf 'size: %s bytes\n' "$(stat -c %s "$archive")"
 action_default=$(awk '/^  version:/ {on=1} on && /default:/ {print $2; exit}' "$root/action.yml" | tr -d "'\"")
 if [ "$action_default" != "v$version" ]; then
@@ -121,4 +126,4 @@ if [ "$action_default" != "v$version" ]; then
 fi
 printf '\nrelease: checks passed. To publish, tag and push yourself:\n'
 printf '  git tag -a v%s -m "Entitlint %s" && git push origin v%s\n' "$version" "$version" "$version"
-printf 'then attach %s and %s to the GitHub release v%s.\n' "$name.tar.gz" "$name.tar.gz.sha256" "$version"
+printf 'then attach %s, %s and %s to the GitHub release v%s.\n' "$name.tar.gz" "$name.tar.gz.sha256" "$(basename "$wheel")" "$version"

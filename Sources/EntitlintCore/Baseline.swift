@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import PropertyList
 
 /// A baseline: the findings a project has accepted for now (`lint --write-baseline FILE`), hidden

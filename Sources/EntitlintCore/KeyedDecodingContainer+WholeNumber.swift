@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension KeyedDecodingContainer {
     /// An integer field of a record file (a baseline, the lock file), checked at load: a value

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `entitlint.lock`: each unit's default access group and ordered group list, committed so
 /// that a later change of the default (keychain-access-groups.md section 4) is caught.

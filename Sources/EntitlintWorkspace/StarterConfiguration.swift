@@ -1,5 +1,9 @@
 public import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Yams
 public import PropertyList
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import EntitlintCore
 
 /// `entitlint report`: the family of apps as the keychain sees it. For every unit,

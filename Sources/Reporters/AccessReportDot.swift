@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// Graphviz: units (boxes) linked to the groups they can reach (keychain groups blue, app groups

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import EntitlintCore
 
 /// GitLab Code Quality: a JSON array of Code Climate issues (docs.gitlab.com, "Code Quality",

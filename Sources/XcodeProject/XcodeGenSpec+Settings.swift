@@ -1,6 +1,10 @@
 import EntitlintCore
 import EntitlintWorkspace
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 // What the parts of a spec mean: the settings of one configuration, a target with its templates,

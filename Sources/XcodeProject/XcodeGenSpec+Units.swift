@@ -1,6 +1,10 @@
 import EntitlintCore
 import EntitlintWorkspace
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 // The units of a spec: each target (one per platform of a multi-platform target) in every

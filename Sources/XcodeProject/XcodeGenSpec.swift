@@ -1,6 +1,10 @@
 import EntitlintCore
 import EntitlintWorkspace
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 import Yams
 

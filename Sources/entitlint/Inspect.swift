@@ -2,7 +2,11 @@ import ArgumentParser
 import EntitlintKit
 import Artifacts
 import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// `entitlint inspect FILE`: a profile, an entitlements file or a built product, decoded.

@@ -3,7 +3,11 @@ import EntitlintKit
 import EntitlintCore
 import EntitlintWorkspace
 import Reporters
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
