@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

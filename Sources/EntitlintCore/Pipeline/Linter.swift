@@ -1,4 +1,4 @@
-public import PropertyList
+import PropertyList
 import Provisioning
 
 /// The rules of a run and the severities the configuration gives them; `run` is the one staged
