@@ -56,8 +56,9 @@ final class AppleSemanticsProjectTests: XCTestCase {
         XCTAssertEqual(local(try Fixture.lint([dir.path])), [])
     }
 
-    /// An iPhone app `App` embedding a watch app `Watch` (SDKROOT watchos) that lists `watchGroups`.
-    func lintWatch(watchGroups: [String]) throws -> [Finding] {
+    /// An iPhone app `App` embedding a watch app `Watch` (SDKROOT watchos) that lists `watchGroups`
+    /// and compiles its folder `Watch/` (Xcode 16 folders), which holds `Token.swift` with `code`.
+    func lintWatch(watchGroups: [String], code: String = "let query = [kSecAttrAccessGroup as String: \"ABCDE12345.com.example.shared\"]\n") throws -> [Finding] {
         let dir = try Fixture.temporaryDirectory(self)
         var p = ProjectFixture()
         let team = ("DEVELOPMENT_TEAM", "ABCDE12345")
@@ -65,12 +66,14 @@ final class AppleSemanticsProjectTests: XCTestCase {
         let watch = [("CODE_SIGN_ENTITLEMENTS", "Watch/Watch.entitlements"), ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.App.watchkitapp"),
                      ("SDKROOT", "watchos"), team]
         p.targets = [.init(name: "App", settings: [("Release", app)], embeds: ["Watch"]),
-                     .init(name: "Watch", productType: "com.apple.product-type.application.watchapp2", settings: [("Release", watch)])]
+                     .init(name: "Watch", productType: "com.apple.product-type.application.watchapp2", settings: [("Release", watch)],
+                           synchronizedFolders: [(path: "Watch", exceptions: [])])]
         p.projectSettings = [("Release", [("SDKROOT", "iphoneos")])]
         try p.write(to: dir)
         try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "$(AppIdentifierPrefix)com.example.shared"]),
                           "App/App.entitlements", in: dir)
         try Fixture.write(Fixture.entitlements(watchGroups), "Watch/Watch.entitlements", in: dir)
+        try Fixture.write(code, "Watch/Token.swift", in: dir)
         return try Fixture.lint([dir.path]).findings.filter { $0.rule == "watch-shares-phone-group" }
     }
 
@@ -85,5 +88,10 @@ final class AppleSemanticsProjectTests: XCTestCase {
 
     func testAWatchAppWithItsOwnGroupsIsSilent() throws {
         XCTAssertEqual(try lintWatch(watchGroups: ["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), [])
+    }
+
+    func testAWatchAppWhoseCodeUsesSynchronizableItemsIsSilent() throws {
+        let code = "let keychain = Keychain(service: \"sync\").synchronizable(true)\n"
+        XCTAssertEqual(try lintWatch(watchGroups: ["$(AppIdentifierPrefix)com.example.shared"], code: code), [])
     }
 }

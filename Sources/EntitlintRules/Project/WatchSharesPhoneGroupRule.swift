@@ -15,17 +15,20 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
         iPhone app stored. What works: send what the watch needs with WatchConnectivity and store it in the \
         watch's keychain, or store the items with `kSecAttrSynchronizable` so that iCloud Keychain carries them \
         (only then is the same group on both useful, and only for synchronizable items). Hence a warning, not an \
-        error: a project that syncs through iCloud Keychain lists the group on purpose. The iPhone app is found \
-        through the project (the target that embeds the watch app, directly or through its extension); groups \
-        are compared once expanded, and only concrete values.
+        error. And since a project that syncs through iCloud Keychain lists the group on purpose, the rule \
+        reports only when the project says every file the watchOS target compiles and none of them mentions \
+        synchronizable items (`kSecAttrSynchronizable`, a wrapper's `synchronizable`); otherwise it is silent. \
+        The iPhone app is found through the project (the target that embeds the watch app, directly or through \
+        its extension); groups are compared once expanded, and only concrete values.
         """,
         triggering: [
             .project([
                 ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
                 ProjectExampleUnit("Watch", kind: .watchApp, bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345", host: "AppOne",
-                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.watchkitapp</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
-            ], comment: "The watch app lists the iPhone app's shared group, expecting to read what the iPhone app stored."),
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.watchkitapp</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["Watch/Token.swift": "let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"ABCDE12345.com.example.shared\"]\n"]),
+            ], comment: "The watch app lists the iPhone app's shared group, expecting to read what the iPhone app stored; its code stores nothing synchronizable."),
         ],
         nonTriggering: [
             .project([
@@ -34,6 +37,19 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
                 ProjectExampleUnit("Watch", kind: .watchApp, bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345", host: "AppOne",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.watchkitapp</string>\n</array>"),
             ], comment: "The watch app keeps its own group; what it needs comes over WatchConnectivity."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+                ProjectExampleUnit("Watch", kind: .watchApp, bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345", host: "AppOne",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["Watch/Token.swift": "let query: [String: Any] = [kSecAttrAccessGroup as String: \"ABCDE12345.com.example.shared\", kSecAttrSynchronizable as String: true]\n"]),
+            ], comment: "The watch app reads synchronizable items, which iCloud Keychain brings from the iPhone: the same group on both is meant."),
+            .project([
+                ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+                ProjectExampleUnit("Watch", kind: .watchApp, bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345", host: "AppOne",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            ], comment: "The project does not say what the watch app compiles: whether it syncs through iCloud Keychain is unknown."),
             .project([
                 ProjectExampleUnit("AppOne", bundleID: "com.example.AppOne", teamID: "ABCDE12345",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
@@ -67,6 +83,8 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
                 if phoneGroups[e.value] == nil { phoneGroups[e.value] = e }
             }
             guard !phoneGroups.isEmpty, c.keychainEntitlementHonoured else { continue }
+            // Synchronizable items travel through iCloud Keychain: silent unless the code is known to have none.
+            guard let sources = o.sources, c.codeIndex?.anyFile(of: sources, contains: "ynchronizable") == false else { continue }
             for item in c.keychainGroups {
                 let e = c.expanded(item)
                 guard e.isConcrete, let theirs = phoneGroups[e.text] else { continue }
