@@ -19,6 +19,7 @@ public enum GuideCitations {
         "6": "6-what-real-files-look-like",
         "7": "7-entitlements-inside-built-apps",
         "8": "8-keychain-groups-in-code",
+        "9": "9-watch-apps-app-groups-in-the-keychain-list-and-macs-signed-to-run-locally",
     ]
 
     /// The section numbers a text cites, in order (with repeats), for checking that each exists.

@@ -127,6 +127,22 @@ public final class CodeIndex: @unchecked Sendable {
         return result
     }
 
+    /// Whether some file `sources` compiles contains `needle` (its UTF-8 bytes, as written): nil
+    /// when that cannot be known (the project does not say everything the unit compiles, it
+    /// compiles nothing, or a file cannot be read). Each file is read again: for rare questions.
+    public func anyFile(of sources: UnitSources, contains needle: String) -> Bool? {
+        guard sources.isComplete, !sources.files.isEmpty, !needle.isEmpty else { return nil }
+        let n = Array(needle.utf8)
+        for path in sources.files {
+            guard let bytes = read(path) else { return nil }
+            guard bytes.count >= n.count else { continue }
+            for i in 0...(bytes.count - n.count) where bytes[i] == n[0] {
+                if bytes[i..<(i + n.count)].elementsEqual(n) { return true }
+            }
+        }
+        return false
+    }
+
     /// The code of a unit that compiles `sources`.
     public func code(for sources: UnitSources) -> UnitCode {
         lock.lock()

@@ -83,6 +83,12 @@ public struct UnitOrigin: Sendable, Hashable {
     /// sets while a file this configuration reads is missing: name -> that file, as shown. The
     /// fact they give is unknown, not absent (`FactResolver.offerUnknown`).
     public var unknownKeySettings: [String: String] = [:]
+    /// The configuration signs "to run locally": `CODE_SIGN_IDENTITY` is `-`, and no team and no
+    /// profile is set (none unknown either), so the build gets no provisioning profile. False
+    /// whenever a setting it rests on cannot be known.
+    public var signsToRunLocally = false
+    /// Where `CODE_SIGN_IDENTITY` is set, as shown (`App.xcodeproj/project.pbxproj:212`).
+    public var signingIdentitySource: String?
     /// Why the unit has no profile, for the report (`automatic signing; no matching profile on disk`).
     public var profileNote: String?
     /// Absolute paths of files the target's synchronised folders exclude from it
@@ -111,6 +117,17 @@ public struct UnitOrigin: Sendable, Hashable {
         self.hasEntitlementsFile = hasEntitlementsFile
         self.settingSources = settingSources
         self.profileNote = profileNote
+    }
+
+    /// Whether settings sign to run locally: `identity` (`CODE_SIGN_IDENTITY` as resolved) is
+    /// `-`, and `team` and every profile setting are unset or empty. Callers pass nil for unset
+    /// values and do not call this when one of them cannot be known.
+    public static func signsToRunLocally(identity: String?, team: String?, profiles: [String?]) -> Bool {
+        func blank(_ c: Character) -> Bool { c == " " || c == "\t" }
+        func trimmed(_ s: String) -> String { String(String(s.drop(while: blank).reversed()).drop(while: blank).reversed()) }
+        func isEmpty(_ s: String?) -> Bool { s.map { trimmed($0).isEmpty } ?? true }
+        guard identity.map(trimmed) == "-", isEmpty(team) else { return false }
+        return profiles.allSatisfy(isEmpty)
     }
 
     /// Identifies the target across its configurations: `App.xcodeproj/project.pbxproj#AppOne`.

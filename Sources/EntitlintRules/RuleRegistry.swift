@@ -38,6 +38,7 @@ public enum RuleRegistry {
         TeamMismatchAcrossTargetsRule(),
         AppGroupFormatRule(),
         InconsistentDefaultGroupRule(),
+        WatchSharesPhoneGroupRule(),
         // Xcode projects as Xcode reads them.
         EmptySettingInGroupRule(),
         UnusedEntitlementsFileRule(),

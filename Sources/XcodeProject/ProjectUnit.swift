@@ -66,6 +66,8 @@ enum KeySetting {
     static let specifier = "PROVISIONING_PROFILE_SPECIFIER"
     static let profile = "PROVISIONING_PROFILE"
     static let style = "CODE_SIGN_STYLE"
+    /// Read for macOS units only (`UnitOrigin.signsToRunLocally`), so not among `all`.
+    static let identity = "CODE_SIGN_IDENTITY"
     static let sdkRoot = "SDKROOT"
     static let platforms = "SUPPORTED_PLATFORMS"
     static let infoPlist = "INFOPLIST_FILE"

@@ -272,6 +272,16 @@ struct ProjectUnitBuilder {
         origin.unknownKeySettings = KeySetting.unknownForMissingFile { resolved[$0] }
         origin.excludedFiles = target.excludedFiles.map(files.absolute)
         origin.sources = unitSources(target, config, settings: settings, infoPlist: nonEmpty(KeySetting.infoPlist))
+        if sdk == "macosx", variant?.isMacCatalyst != true {
+            // Known only when every setting it rests on is, a file that cannot be read (a
+            // per-developer xcconfig) counting as one that may set it: an unknown one leaves it false.
+            let identity = settings.resolveForSigning(KeySetting.identity)
+            let rest = [KeySetting.team, KeySetting.specifier, KeySetting.profile].map { settings.resolveForSigning($0) }
+            if identity.source != nil, identity.problem == nil, rest.allSatisfy({ $0.problem == nil }) {
+                origin.signsToRunLocally = UnitOrigin.signsToRunLocally(identity: identity.value, team: team?.value, profiles: rest.map(\.value))
+                origin.signingIdentitySource = identity.source?.place
+            }
+        }
         let discovered = DiscoveredUnit(name: "\(target.name) (\(config.name)\(variant.map { ", " + $0.label } ?? ""))", entitlementsPath: entitlementsPath.map(files.shown),
                                         shownPath: shownPath, document: document!, bundleID: bundle, teamID: team,
                                         platform: platform(ofSDK: sdk), origin: origin, variables: entitlementSettings.variables, inScope: false)

@@ -20,6 +20,7 @@ final class RuleExampleTests: XCTestCase {
             "macos-restricted-without-profile", "xml-der-entitlements-mismatch",
             // Xcode projects: sharing across targets.
             "shared-group-single-member", "team-mismatch-across-targets", "app-group-format", "inconsistent-default-group",
+            "watch-shares-phone-group",
             // Xcode projects as Xcode reads them.
             "empty-setting-in-group", "unused-entitlements-file",
             // Keychain groups in code.

@@ -28,16 +28,28 @@ extension RuleStage {
         }
         guard lock.reference == nil, !unpaired.isEmpty else { return out }
         let read = Set(all.map { Paths.absolute($0.entitlementsPath, cwd: cwd) })
-        let walked = plan.walkedFolders()
-        func isWalked(_ path: String) -> Bool { walked.contains { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") } }
-        let covered = unpaired.filter { name in
-            if let file = lock.file(of: lock.units[name]!, cwd: cwd) {
-                return read.contains(file) || (isWalked(file) && plan.isMissing(file))
-            }
-            return lock.path.map { isWalked(Paths.absolute(Paths.directoryName($0), cwd: cwd)) } ?? false
-        }
+        let covered = lock.covered(unpaired, read: read, walked: plan.walkedFolders(), cwd: cwd, isMissing: plan.isMissing)
         guard !covered.isEmpty else { return out }
-        for rule in referenceRules { out += rule.check(unpaired: covered, in: lock, cwd: cwd) }
+        // A unit renamed with its bundle ID and file: compared with the entry it likely was (LockFile+Rename.swift).
+        // An entry whose comparison finds something is reported there, not again as orphaned.
+        let newUnits = units.filter { lock.units[$0.name] == nil && renamed[$0.name] == nil }
+        var explained = Set<String>()
+        for (name, entryName) in lock.likelyRenames(newUnits: newUnits, orphans: covered, cwd: cwd).sorted(by: { $0.key < $1.key }) {
+            guard let unit = newUnits.first(where: { $0.name == name }), let entry = lock.units[entryName] else { continue }
+            let context = UnitContext(unit: unit, lock: lock, settings: settings, lockEntry: (entryName, entry))
+            for rule in referenceRules {
+                for var f in FactGate.check(rule, context) {
+                    // The pairing is assumed, so never an error.
+                    if f.severity > .warning { f.severity = .warning }
+                    f.notes.append(lock.likelyRenameNote(unit: name, entry: entryName))
+                    out.append(f)
+                    explained.insert(entryName)
+                }
+            }
+        }
+        let orphaned = covered.filter { !explained.contains($0) }
+        guard !orphaned.isEmpty else { return out }
+        for rule in referenceRules { out += rule.check(unpaired: orphaned, in: lock, cwd: cwd) }
         return out
     }
 }

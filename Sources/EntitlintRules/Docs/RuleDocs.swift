@@ -24,6 +24,10 @@ public enum RuleDocs {
                 if let t = ex.teamID { facts.append("team `\(t)`") }
                 if let l = ex.lockedDefaultGroup { facts.append("lock file default group `\(l)`") }
                 if !facts.isEmpty { s += "With " + facts.joined(separator: ", ") + ".\n\n" }
+                if !ex.settings.isEmpty {
+                    s += "Build settings of the target's Debug configuration: "
+                        + ex.settings.sorted { $0.key < $1.key }.map { "`\($0.key)` = `\($0.value.isEmpty ? "\"\"" : $0.value)`" }.joined(separator: ", ") + ".\n\n"
+                }
                 if !ex.locked.isEmpty { s += "Lock file (`entitlint.lock`):\n\n```json\n" + String(decoding: LockFile(units: ex.locked).encoded(), as: UTF8.self) + "```\n\n" }
                 s += "```xml\n" + ex.entitlements + "\n```\n\n"
                 if let p = ex.profileEntitlements {

@@ -28,8 +28,11 @@ struct DefaultGroupDriftRule: ReferenceRule {
         profile, so the items must be migrated in code; after a prefix change the new profile forbids the old \
         group: migrate through an app group before the change. A keychain group the reference had and the unit no \
         longer lists is a warning: items saved there with an explicit group are stranded. A lock entry that no \
-        unit pairs with, in a run that read its file or walked its folder, is a note on the lock file naming the \
-        entry and how to drop it (`entitlint lock --drop NAME`).
+        unit pairs with, in a run that read its file or walked its folder, or read a file of the folder its file \
+        is gone from, is a note on the lock file naming the entry and how to drop it (`entitlint lock --drop NAME`). \
+        A unit renamed together with its bundle ID and its file matches its entry by nothing: when a folder has \
+        exactly one new unit and exactly one such entry, the two are compared as a likely rename, with the advice of any drift: \
+        an assumed pairing, so at most a warning, whose note says so.
         """,
         triggering: [
             RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
@@ -48,6 +51,10 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         comment: "The unit was renamed together with its bundle ID: its entry is found by its file, and the default moved.",
                         locked: ["App": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
                                                        accessGroups: ["ABCDE12345.com.example.App"], entitlements: "Example.entitlements")]),
+            RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
+                        comment: "Renamed together with its bundle ID and its file: the entry's file is gone from the folder, and they are the only new unit and the only orphaned entry there, so they are compared as a likely rename.",
+                        locked: ["OldName": LockFile.Entry(bundleID: "com.example.OldName", defaultAccessGroup: "ABCDE12345.com.example.OldName",
+                                                           accessGroups: ["ABCDE12345.com.example.OldName"], entitlements: "OldName.entitlements")]),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
                         comment: "Team and bundle ID unknown on both sides (`--against` with no flags): the list still names the old default after a new first group, so the default moved.",
                         locked: ["Example": LockFile.Entry(bundleID: nil, defaultAccessGroup: "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",

@@ -7,8 +7,8 @@ struct EmptyAccessGroupRule: Rule {
         category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
         summary: "An empty, whitespace-only or nameless group (`$(AppIdentifierPrefix)` alone), or one with padding or invisible characters.",
         rationale: """
-        `""` is never a valid access group: no profile allows it, so the build, the install or the upload is \
-        rejected (a query that passes `""` gets errSecMissingEntitlement, -34018) (keychain-access-groups.md section 1). \
+        `""` is never a valid access group: no profile allows it, so signing, the install or the upload is \
+        rejected, and the app never runs with it (keychain-access-groups.md section 1). \
         `$(AppIdentifierPrefix)` or `$(TeamIdentifierPrefix)` alone yields `ABCDE12345.`, a group with no name \
         (section 2). Plist strings are taken verbatim (section 5), so `<string> ABCDE12345.x </string>` is a group \
         whose name has spaces, and an invisible character (a zero-width space, a no-break space, a soft hyphen, a \
@@ -85,7 +85,7 @@ struct EmptyAccessGroupRule: Rule {
                 let v = item.value
                 let message: String
                 if v.isBlank {
-                    message = "empty \(what) \"\(v)\": no profile allows it, so signing, the install or the upload is rejected (and a query with it fails with errSecMissingEntitlement, -34018); remove it"
+                    message = "empty \(what) \"\(v)\": no profile allows it, so signing, the install or the upload is rejected; remove it"
                 } else if v.containsASCII("*") {
                     continue   // wildcard-access-group
                 } else if v.hasOuterWhitespace {

@@ -12,13 +12,21 @@ struct MissingTeamPrefixRule: Rule {
         `$(AppIdentifierPrefix)` to nothing, items silently land in an unexpected group. Xcode writes every Keychain \
         Sharing group as `$(AppIdentifierPrefix)name`. A prefix in lower case \
         (`abcde12345.name`) is no prefix either: matching is exact and case-sensitive (section 1), so the fix is \
-        `$(AppIdentifierPrefix)name`, never a prefix written in front of the lower-case one.
+        `$(AppIdentifierPrefix)name`, never a prefix written in front of the lower-case one. An app group \
+        (`group.name`) in `keychain-access-groups` is the exception to "add the prefix": the system appends every \
+        app group of `com.apple.security.application-groups` to the access-group list, so an app group already is \
+        a keychain access group (section 9). The fix is to remove it from `keychain-access-groups` (and list it \
+        under `com.apple.security.application-groups` if it is not there); `$(AppIdentifierPrefix)group.name` \
+        would name a different, new keychain group, which holds none of the items the app group shares.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>com.example.shared</string>\n</array>",
                         comment: "The `$(AppIdentifierPrefix)` was lost."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n\t↓<string>group.com.example.shared</string>\n</array>",
-                        comment: "An app group name used as a keychain group."),
+                        comment: "An app group name used as a keychain group, and no app group listed: the fix lists it under com.apple.security.application-groups instead."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>",
+                        bundleID: "com.example.AppOne", teamID: "ABCDE12345",
+                        comment: "The app group listed again as a keychain group: it already is one, so the fix removes it, never prefixes it."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>abcde12345.com.example.shared</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345",
                         comment: "The prefix in lower case: matching is case-sensitive, so it is not the team's."),
@@ -27,7 +35,7 @@ struct MissingTeamPrefixRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>ABCDE12345.com.example.other</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(TeamIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>",
-                        comment: "App groups are never prefixed."),
+                        comment: "App groups are never prefixed: listed here, the app group is a keychain access group too."),
         ]
     )
 
@@ -53,8 +61,31 @@ struct MissingTeamPrefixRule: Rule {
                 return finding("keychain access group \"\(v)\": its prefix \(first) \(why); write \"$(AppIdentifierPrefix)\(rest)\"",
                                in: context, at: item.location, keyPath: item.keyPath)
             }
+            if v.hasPrefix(Self.appGroupPrefix) {
+                return finding(Self.appGroupMessage(v, in: context), in: context, at: item.location, keyPath: item.keyPath)
+            }
             return finding("keychain access group \"\(v)\" has no team prefix, so no profile allows it; write \"$(AppIdentifierPrefix)\(v)\"",
                            in: context, at: item.location, keyPath: item.keyPath)
         }
+    }
+
+    /// How every app group name starts (on iOS; the iOS style on macOS).
+    static let appGroupPrefix = "group."
+
+    /// The advice for an app group written in `keychain-access-groups`: the system appends the app
+    /// groups of `com.apple.security.application-groups` to the access-group list (keychain-access-groups.md
+    /// section 9), so the fix moves it there; a prefix would name a different, new keychain group.
+    static func appGroupMessage(_ v: String, in context: UnitContext) -> String {
+        let head = "keychain access group \"\(v)\" is an app group name: with no team prefix, no profile allows it in keychain-access-groups"
+        let notPrefix = "; writing \"$(AppIdentifierPrefix)\(v)\" instead would name a different, new keychain group that shares nothing"
+        if context.unit.isAppClip {
+            // The system skips a clip's app groups (app-clip-access-groups says why the key must go).
+            return head + "; remove it from keychain-access-groups" + notPrefix
+        }
+        let listed = context.appGroups.contains { $0.value == v }
+        let fix = listed
+            ? "; remove it from keychain-access-groups: it is listed under com.apple.security.application-groups, and every app group there already is a keychain access group"
+            : "; remove it from keychain-access-groups and list it under com.apple.security.application-groups, where an app group already is a keychain access group"
+        return head + fix + notPrefix
     }
 }

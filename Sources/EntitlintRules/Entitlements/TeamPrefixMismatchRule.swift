@@ -21,7 +21,9 @@ struct TeamPrefixMismatchRule: Rule {
         Without a profile the App ID prefix is only assumed equal to the Team ID read from the project: a group \
         under another 10-character prefix may then be the team's legacy prefix, so the finding is a note whose \
         notes say what was assumed. A Team ID you state (`--team-id`, the configuration's `team:`) is taken as the \
-        App ID prefix too.
+        App ID prefix too. A file's own App ID is the source of the prefix only while nothing contradicts it: \
+        when it names another team than the one stated, it is reported, and the keychain groups under its \
+        prefix are compared with the stated team, since a value the file gets wrong cannot vouch for the file.
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>ZYXWV98765.com.example.shared</string>\n</array>",
@@ -29,6 +31,9 @@ struct TeamPrefixMismatchRule: Rule {
             RuleExample("<key>application-identifier</key>\n↓<string>ZYXWV98765.com.example.AppOne</string>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345"),
             RuleExample("<key>com.apple.developer.team-identifier</key>\n↓<string>ZYXWV98765</string>", teamID: "ABCDE12345"),
+            RuleExample("<key>com.apple.application-identifier</key>\n↓<string>ZYXWV98765.com.example.MacApp</string>\n<key>com.apple.developer.team-identifier</key>\n↓<string>ZYXWV98765</string>\n<key>keychain-access-groups</key>\n<array>\n\t↓<string>ZYXWV98765.com.example.shared</string>\n</array>",
+                        teamID: "ABCDE12345",
+                        comment: "A macOS file copied from another team: its App ID does not vouch for the group under the same prefix (the Team ID is stated)."),
             .signed("<key>keychain-access-groups</key>\n<array>\n\t↓<string>OLDTEAM123.com.example.shared</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
                     allowing: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>\n<key>previous-application-identifiers</key>\n<array>\n\t<string>OLDTEAM123.com.example.AppOne</string>\n</array>",
                     comment: "An app transferred from another team: previous-application-identifiers does not let it keep the old keychain group."),
@@ -71,6 +76,15 @@ struct TeamPrefixMismatchRule: Rule {
     /// What a prefix listed in `previous-application-identifiers` does not do, for messages.
     static let previousNote = " (it is in previous-application-identifiers, which keeps the App ID's continuity after a transfer but gives no keychain access: the profile allows only the new prefix, and items in the old group can be kept only by moving them into an app group before the transfer)"
 
+    /// The App ID key the unit's App ID prefix was read from, when a Team ID the user states
+    /// differs from that prefix and no profile says otherwise: the file's App ID is then
+    /// another team's, and facts a file gets wrong do not vouch for the file's other values.
+    static func unvouchedAppIDKey(_ unit: SigningUnit) -> String? {
+        guard unit.profile == nil, let prefix = unit.appIDPrefix, case .entitlements(let key) = prefix.source,
+              let team = unit.teamID, team.source.isStated, team.value != prefix.value else { return nil }
+        return key
+    }
+
     /// A finding about `com.apple.developer.team-identifier` compares it with the Team ID, not the
     /// App ID prefix: it is as certain as the team, whatever was assumed of the prefix.
     func facts(behind finding: Finding) -> [FactKind] {
@@ -82,11 +96,22 @@ struct TeamPrefixMismatchRule: Rule {
         let unit = context.unit
         guard let prefix = unit.appIDPrefix else { return [] }
         let own = Self.ownPrefixes(unit)
+        // The groups are compared with the stated team when the file's own App ID is another
+        // team's (reported below): a value the file gets wrong does not vouch for its groups.
+        var groupPrefix = prefix, groupOwn = own, unvouched = ""
+        if let key = Self.unvouchedAppIDKey(unit), let team = unit.teamID {
+            groupOwn.remove(prefix.value)
+            groupOwn.insert(team.value)
+            groupPrefix = Fact(team.value, from: team.source)
+            unvouched = "; \(key) in this file names that team too, and is wrong itself, so it does not make the prefix the app's"
+        }
         let previous = Set(context.strings(of: "previous-application-identifiers").map { String($0.value.firstComponent) })
         var out: [Finding] = []
         for item in context.keychainGroups {
             let value = context.expanded(item).text
-            guard let first = Self.foreignPrefix(of: value, own: own) else { continue }
+            // `$(AppIdentifierPrefix)` is expanded from the profile when signing, not from a wrong App ID in the file.
+            if !unvouched.isEmpty, item.value.hasPrefix("$(AppIdentifierPrefix)") || item.value.hasPrefix("${AppIdentifierPrefix}") { continue }
+            guard let first = Self.foreignPrefix(of: value, own: groupOwn) else { continue }
             var why = ""
             if item.value.hasPrefix("$(TeamIdentifierPrefix)") || item.value.hasPrefix("${TeamIdentifierPrefix}") {
                 why = " ($(TeamIdentifierPrefix) is the Team ID, not the App ID prefix)"
@@ -94,7 +119,7 @@ struct TeamPrefixMismatchRule: Rule {
                 why = Self.previousNote
             }
             let fix = previous.contains(first) ? "remove it, or migrate its items first" : "keychain groups must use the App ID prefix: write \"$(AppIdentifierPrefix)\(value.dropFirst(first.count + 1))\""
-            out.append(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(prefix.value) (\(prefix.source))\(why); \(fix)",
+            out.append(finding("keychain access group \"\(value)\" has prefix \(first), but the App ID prefix is \(groupPrefix.value) (\(groupPrefix.source))\(why)\(first == prefix.value ? unvouched : ""); \(fix)",
                                in: context, at: item.location, keyPath: item.keyPath))
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {

@@ -1,6 +1,11 @@
 public import EntitlintCore
 import PropertyList
 
+extension ProjectExampleUnit {
+    /// The SDK the example's target builds for: a watch app builds for watchOS.
+    var sdk: String { platform == .macOS ? "macosx" : kind == .watchApp ? "watchos" : "iphoneos" }
+}
+
 /// Runs and documents the examples of project rules: several units of one project
 /// (`RuleExample.project`), each with its own entitlements file `<Target>.entitlements`.
 public enum ProjectExampleRunner {
@@ -52,7 +57,7 @@ public enum ProjectExampleRunner {
             unit.platform = u.platform
             let host = u.host.flatMap { h in example.project.first { $0.target == h } }
             unit.origin = UnitOrigin(projectFile: "Example.xcodeproj/project.pbxproj", projectName: "Example", target: u.target,
-                                     configuration: u.configuration, kind: u.kind, sdk: u.platform == .macOS ? "macosx" : "iphoneos",
+                                     configuration: u.configuration, kind: u.kind, sdk: u.sdk,
                                      hostTarget: u.host, hostBundleID: host?.bundleID)
             if let sources = u.sources {
                 unit.origin?.sources = UnitSources(files: sources.keys.sorted(), infoPlistPath: u.infoPlist.isEmpty ? nil : "\(u.target)/Info.plist",
@@ -80,7 +85,7 @@ public enum ProjectExampleRunner {
             if let h = u.host { facts[0] += " embedded in `\(h)`" }
             if let b = u.bundleID { facts.append("bundle ID `\(b)`") }
             if let t = u.teamID { facts.append("team `\(t)`") }
-            facts.append(u.platform == .macOS ? "macOS" : "iOS")
+            facts.append(u.platform == .macOS ? "macOS" : u.sdk == "watchos" ? "watchOS" : "iOS")
             if example.project.contains(where: { $0.target == u.target && $0.configuration != u.configuration }) {
                 facts.append("configuration \(u.configuration)")
             }

@@ -115,8 +115,16 @@ public enum RuleExampleRunner {
             // A target's configuration: settings the example leaves empty are recorded as the
             // project reader records them.
             unit.variables.merge(example.settings) { _, new in new }
+            let mac = example.settings["SDKROOT"] == "macosx"
             var origin = UnitOrigin(projectFile: "Example.xcodeproj/project.pbxproj", projectName: "Example", target: "Example",
-                                    configuration: "Debug", kind: .app, sdk: "iphoneos")
+                                    configuration: "Debug", kind: .app, sdk: mac ? "macosx" : "iphoneos")
+            if mac {
+                unit.platform = .macOS
+                origin.signsToRunLocally = UnitOrigin.signsToRunLocally(
+                    identity: example.settings["CODE_SIGN_IDENTITY"], team: example.settings["DEVELOPMENT_TEAM"] ?? example.teamID,
+                    profiles: [example.settings["PROVISIONING_PROFILE_SPECIFIER"], example.settings["PROVISIONING_PROFILE"]])
+                origin.signingIdentitySource = example.settings["CODE_SIGN_IDENTITY"].map { _ in "Example.xcodeproj/project.pbxproj:12" }
+            }
             for (name, value) in example.settings where value.isEmpty {
                 origin.emptySettings[name] = "it is set only as \(name)[config=Release] at Config/Release.xcconfig:3"
             }
@@ -142,7 +150,12 @@ public enum RuleExampleRunner {
         }
         if !example.locked.isEmpty {
             // The whole run: a unit renamed since is paired with its entry once every unit is known.
-            return linter.lint(units: [unit], lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
+            // In memory the example's file is the only one, so a file a lock entry names is gone.
+            let settings = CheckSettings(now: now)
+            let file = Paths.absolute(entitlementsPath, cwd: settings.workingDirectory)
+            var plan = UnitPlan(units: [PlannedUnit(unit, family: "")], lock: lock, settings: settings)
+            plan.isMissing = { $0 != file }
+            return linter.run(plan).findings.filter { $0.rule == id }
         }
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
     }
