@@ -100,7 +100,7 @@ struct SuggestionRoundTripTests {
                         let otherID = type(of: other).description.id
                         // Rules about the list's order or its history judge where a value stands,
                         // not the value; a partial fix leaves its rest to its own rule.
-                        guard !Self.aboutOrder.contains(otherID), otherID != Linter.unusedSuppressionID, !(partial && otherID == id) else { continue }
+                        guard !Self.aboutOrder.contains(otherID), otherID != FindingStage.unusedSuppressionID, !(partial && otherID == id) else { continue }
                         let again = RuleExampleRunner.run(other, on: changed).filter { $0.path == f.path && $0.keyPath == keyPath }
                         #expect(again.isEmpty, "\(id) triggering example \(n) suggests \"\(suggestion)\" for \(keyPath), and \(otherID) reports it: \(again.map(\.message))",
                                 sourceLocation: ex.location)

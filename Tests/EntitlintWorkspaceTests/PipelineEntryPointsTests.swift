@@ -76,7 +76,9 @@ final class PipelineEntryPointsTests: XCTestCase {
     /// The plan decides which rules see a unit: a dead file gets only the dead-file rules, a
     /// context unit none, and a built product's findings have no line.
     func testThePlanDecidesWhatEachUnitIsCheckedFor() throws {
-        let bytes = Array(Self.text.utf8)
+        // The fixture without its directive: the wildcard is reported too.
+        let bytes = Array(Self.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("entitlint:") }.joined(separator: "\n").utf8)
         guard case .entitlements(let document) = DocumentReader.parse(bytes: bytes, path: "App.entitlements", limits: .default) else {
             return XCTFail("the fixture parses")
         }
@@ -84,10 +86,11 @@ final class PipelineEntryPointsTests: XCTestCase {
         let unit = linter.unit(document: document, path: "App.entitlements", name: "App", bundleID: "com.example.App")
         let all = linter.run(UnitPlan(units: [PlannedUnit(unit)])).findings
         XCTAssertTrue(all.contains { $0.rule == "duplicate-access-group" && $0.line > 0 }, "\(all)")
+        XCTAssertTrue(all.contains { $0.rule == "wildcard-access-group" }, "\(all)")
         var dead = unit
         dead.isUnused = true
         let deadFindings = linter.run(UnitPlan(units: [PlannedUnit(dead, checks: .deadFile)])).findings
-        XCTAssertTrue(deadFindings.allSatisfy { RuleStage.deadFileRules.contains($0.rule) }, "\(deadFindings)")
+        XCTAssertEqual(deadFindings.map(\.rule), ["unused-entitlements-file"], "\(deadFindings)")
         XCTAssertEqual(linter.run(UnitPlan(units: [PlannedUnit(unit, checks: .none)])).findings, [], "context is never reported on")
         let built = linter.run(UnitPlan(units: [PlannedUnit(unit, lineless: true)])).findings
         XCTAssertEqual(Set(built.map(\.rule)), Set(all.map(\.rule)))
@@ -96,6 +99,7 @@ final class PipelineEntryPointsTests: XCTestCase {
         capped.maxFindings = 1
         let cut = linter.run(capped)
         XCTAssertEqual(cut.findings.count, 2, "one kept, one saying how many more: \(cut.findings)")
+        XCTAssertEqual(cut.findings.last?.rule, "findings-truncated")
         XCTAssertEqual(cut.omitted, all.count - 1)
     }
 }
