@@ -41,15 +41,11 @@ machine=$(uname -m)
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/EntitlintCore/Version.swift")
 [ -n "$version" ] || fail "no EntitlintVersion.current in Sources/EntitlintCore/Version.swift"
 
-if [ -z "$binary" ]; then
-    printf '== swift build -c release --product entitlint\n' >&2
-    (cd "$root" && swift build -c release --product entitlint >&2)
-    binary="$(cd "$root" && swift build -c release --show-bin-path)/entitlint"
-fi
+# shellcheck source=Scripts/static-binary.sh
+. "$root/Scripts/static-binary.sh"
+[ -n "$binary" ] || binary=$(build_release_binary)
 [ -x "$binary" ] || fail "no executable at $binary"
-if ldd "$binary" | grep -E 'lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)' >&2; then
-    fail "$binary loads Swift runtime or Foundation libraries (above): only a release build on Linux links them in"
-fi
+check_self_contained "$binary"
 
 mkdir -p "$output"
 output=$(cd "$output" && pwd)

@@ -52,16 +52,13 @@ output=$(cd "$output" && pwd)
 name="entitlint-$version-x86_64-linux"
 archive="$output/$name.tar.gz"
 
-printf '== swift build -c release\n'
-(cd "$root" && swift build -c release --product entitlint)
-binary="$root/.build/release/entitlint"
-[ -x "$binary" ] || fail "no binary at $binary"
+# shellcheck source=Scripts/static-binary.sh
+. "$root/Scripts/static-binary.sh"
+binary=$(build_release_binary)
 
 printf '== self-containment (ldd)\n'
 ldd "$binary"
-if ldd "$binary" | grep -E 'lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)' ; then
-    fail "the binary loads Swift runtime or Foundation libraries (above): it is not self-contained"
-fi
+check_self_contained "$binary"
 
 printf '== archive\n'
 stage=$(mktemp -d "$output/.stage.XXXXXX")

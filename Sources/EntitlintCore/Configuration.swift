@@ -43,6 +43,17 @@ public struct Configuration: Sendable, Hashable {
 
     public enum RuleSetting: String, Sendable, Hashable {
         case error, warning, note, off
+
+        /// The severity this setting gives a rule's findings; nil for `off` (the rule does not run
+        /// and reports nothing).
+        public var severity: Severity? {
+            switch self {
+            case .error: return .error
+            case .warning: return .warning
+            case .note: return .note
+            case .off: return nil
+            }
+        }
     }
 
     /// The file it was read from, for `FactSource.config`; paths in it are relative to its folder.

@@ -122,12 +122,9 @@ extension Report {
     public static func enabledRules(_ rules: [RuleDescription], settings: [String: Configuration.RuleSetting]) -> [RuleDescription] {
         rules.compactMap { d in
             var d = d
-            switch settings[d.id] {
-            case .off?: return nil
-            case .error?: d.severity = .error
-            case .warning?: d.severity = .warning
-            case .note?: d.severity = .note
-            case nil: break
+            if let setting = settings[d.id] {
+                guard let severity = setting.severity else { return nil }
+                d.severity = severity
             }
             return d
         }

@@ -4,53 +4,6 @@
 /// `SiteExtractor+Swift.swift` and `SiteExtractor+ObjC.swift`, the keychain idioms in
 /// `SiteExtractor+Keychain.swift`.
 struct SiteExtractor {
-    /// What a query dictionary kept in a local variable holds so far.
-    struct QueryState {
-        /// The dictionary literal's opening bracket, or -1 for an empty dictionary.
-        var literal: Int
-        var hasGroup = false
-        var dataProtection = false
-    }
-
-    struct Block {
-        enum Kind { case type, function, getter, other }
-        var kind: Kind
-        var typePath: [String]
-        /// Inside a type nested deeper than `maxTypePath` components: its constants are not read.
-        var typeTooDeep = false
-        var openLine: Int
-        var open: Int
-        var close: Int
-        /// Local names: true for a constant (`let`, `guard let`), false for a variable.
-        var locals: [String: Bool] = [:]
-        var params: Set<String> = []
-        var queries: [String: QueryState] = [:]
-        /// Definitions made in this block, whose scope is set when it closes.
-        var scoped: [Int] = []
-        /// For a computed property: its path, and the `return` expressions met in its body.
-        var getterPath: [String] = []
-        /// The token of the computed property's name.
-        var getterToken = 0
-        var returns: [Extent] = []
-        var stringEnum = false
-        /// Locals holding a Locksmith 1.x `LocksmithRequest(...)`.
-        var locksmithRequests: Set<String> = []
-    }
-
-    /// A site or definition whose value names something the file's later text may classify:
-    /// a stored property of the enclosing type (`self.x`, or `x` declared below the use).
-    enum Pending { case group(Int), definition(Int) }
-
-    /// Where a statement read from a token ends (the token after it), and, when it is not to be
-    /// read, why (`limit`: longer than `maxUnits` units, or starting inside a statement already read).
-    struct Extent {
-        var lo: Int
-        var end: Int
-        var limit: String?
-
-        var range: Range<Int> { lo..<max(lo, end) }
-    }
-
     let src: TokenizedSource
     let parser: ExpressionParser
     let swift: Bool

@@ -1,59 +1,6 @@
 import EntitlintCore
 import PropertyList
 
-/// What conditional settings (`NAME[sdk=iphoneos*][arch=arm64][config=Release]`) are evaluated
-/// against: the device SDK a unit is signed for, `arm64`, the configuration, the `normal` variant.
-public struct SettingContext: Sendable, Hashable {
-    public var sdk: String
-    public var arch: String
-    public var configuration: String
-    public var variant: String
-
-    public init(sdk: String, arch: String = "arm64", configuration: String, variant: String = "normal") {
-        self.sdk = sdk
-        self.arch = arch
-        self.configuration = configuration
-        self.variant = variant
-    }
-
-    /// Every condition must match; an unknown condition key never does.
-    public func matches(_ conditions: [SettingCondition]) -> Bool {
-        for c in conditions {
-            let subject: String
-            switch c.key {
-            case "sdk": subject = sdk
-            case "arch": subject = arch
-            case "config": subject = configuration
-            case "variant": subject = variant
-            default: return false
-            }
-            guard !subject.isEmpty, globMatches(c.pattern, subject) else { return false }
-        }
-        return true
-    }
-}
-
-/// A setting's value, and why it is not known when it is not.
-public struct ResolvedSetting: Sendable, Hashable {
-    /// The expanded value; nil when unset, or when something in it cannot be resolved.
-    public var value: String?
-    /// The assignment that gives the value (the last matching one), nil for a built-in or unset setting.
-    public var source: SettingAssignment?
-    /// Settings the value refers to (directly or through the values it inherits) that no level
-    /// sets: each evaluated to the empty string, as Xcode evaluates them (keychain-access-groups.md section 2.1).
-    public var undefined: [String]
-    /// Why the value cannot be known otherwise: a hole (a file that could not be read), a cycle,
-    /// an unsupported operator, a value too long.
-    public var problem: String?
-
-    public var isSet: Bool { source != nil || value != nil || problem != nil }
-
-    /// Whether the value is unknown only because no committed file sets it and a file the
-    /// configuration reads is missing (a per-developer or generated xcconfig), not because
-    /// something is wrong: nothing is reported about it beyond the notice about the file.
-    public var isUnknownForMissingFile: Bool { problem?.hasPrefix(SettingsEvaluator.missingFilePrefix) == true }
-}
-
 /// Evaluates build settings as Xcode does, over the ordered assignments of every level, lowest
 /// precedence first: the project's xcconfig, the project's settings, the target's xcconfig, the
 /// target's settings (Apple's "Configuration Settings File" and Xcode's Build Settings

@@ -42,12 +42,9 @@ public struct FindingStage: Sendable {
         return findings.compactMap { f in
             var f = f
             guard enabled.contains(f.rule) else { return nil }
-            switch severityOverrides[f.rule] {
-            case .off?: return nil
-            case .error?: f.severity = .error
-            case .warning?: f.severity = .warning
-            case .note?: f.severity = .note
-            case nil: break
+            if let setting = severityOverrides[f.rule] {
+                guard let severity = setting.severity else { return nil }
+                f.severity = severity
             }
             return f
         }

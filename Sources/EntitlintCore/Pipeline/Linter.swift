@@ -18,12 +18,13 @@ public struct Linter: Sendable {
     /// The findings of a planned run, as every entry point reports them: each rule on the units
     /// it may check, project rules per app family, reference and profile rules, then the run's
     /// earlier findings joined, configurations folded, severities, per-file ignores and inline
-    /// directives applied, sorted, and cut at `plan.maxFindings` (`omitted`: how many were cut).
-    public func run(_ plan: UnitPlan) -> (findings: [Finding], omitted: Int) {
+    /// directives applied, sorted, and cut at `plan.maxFindings` (`omitted`: how many were cut);
+    /// `units`: the units the run reported on (`UnitPlan.reportedUnits`), in plan order.
+    public func run(_ plan: UnitPlan) -> (findings: [Finding], omitted: Int, units: [SigningUnit]) {
         let stage = RuleStage(rules: rules)
         let reported = plan.reportedUnits
-        var findings = stage.unitFindings(plan)
-        findings += stage.projectFindings(plan)
+        var (findings, contexts) = stage.unitFindings(plan)
+        findings += stage.projectFindings(plan, contexts: contexts)
         findings += stage.referenceFindings(plan, reported: reported)
         findings += stage.profileFindings(plan, reported: reported)
         findings += plan.earlierFindings
@@ -32,6 +33,6 @@ public struct Linter: Sendable {
         findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
                                cwd: plan.settings.workingDirectory)
         let omitted = max(0, findings.count - plan.maxFindings)
-        return (FindingStage.capped(findings, at: plan.maxFindings), omitted)
+        return (FindingStage.capped(findings, at: plan.maxFindings), omitted, reported)
     }
 }

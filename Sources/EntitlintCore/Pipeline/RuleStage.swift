@@ -27,32 +27,43 @@ public struct RuleStage: Sendable {
     /// is nobody's problem); a variant the rules that need no facts; a context unit none. A
     /// built product's findings lose their line; a project unit's findings at a line that uses
     /// a setting nobody knows (`withoutUnknownFacts`) are dropped.
-    func unitFindings(_ plan: UnitPlan) -> [Finding] {
+    /// `contexts` holds, at the index of each checked unit of an app family, the context its rules
+    /// saw (with the run's code index), for the project rules to reuse: what a context builds
+    /// when first asked (the access-group list, the code) is built once per unit.
+    func unitFindings(_ plan: UnitPlan) -> (findings: [Finding], contexts: [UnitContext?]) {
         let units = plan.units
         let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: units.count)
         perUnit.initialize(repeating: [])
         defer { perUnit.deallocate() }
-        nonisolated(unsafe) let slots = perUnit
+        let kept = UnsafeMutableBufferPointer<UnitContext?>.allocate(capacity: units.count)
+        kept.initialize(repeating: nil)
+        defer { kept.deinitialize(); kept.deallocate() }
+        nonisolated(unsafe) let slots = perUnit, contextSlots = kept
         let rules = self.rules
-        let lock = plan.lock, settings = plan.settings
+        let lock = plan.lock, settings = plan.settings, codeIndex = plan.codeIndex
         Parallel.forEach(units.count, jobs: plan.jobs) { i in
-            let planned = units[i]
-            guard planned.checks != .none else { return }
-            let context = UnitContext(unit: planned.unit, lock: lock, settings: settings)
+            // Fields read one by one: copying the whole planned unit costs a retain per field.
+            let checks = units[i].checks
+            guard checks != .none else { return }
+            let context = UnitContext(unit: units[i].unit, lock: lock, settings: settings)
+            if units[i].family != nil {
+                context.codeIndex = codeIndex
+                contextSlots[i] = context
+            }
             var found: [Finding] = []
-            for rule in rules where Self.checks(rule, planned.checks) {
+            for rule in rules where Self.checks(rule, checks) {
                 // Most rules find nothing: appending their empty array still made a new buffer.
                 let result = FactGate.check(rule, context)
                 if !result.isEmpty { found += result }
             }
-            if planned.lineless {
+            if units[i].lineless {
                 for k in found.indices { found[k].line = 0; found[k].column = 0 }
             }
-            slots[i] = Self.withoutUnknownFacts(found, of: planned.unit)
+            slots[i] = Self.withoutUnknownFacts(found, of: context.unit)
         }
         var out: [Finding] = []
         for found in perUnit { out += found }
-        return out
+        return (out, Array(kept))
     }
 
     /// `findings` without those at a line of `unit`'s entitlements that uses a setting whose value
@@ -69,16 +80,18 @@ public struct RuleStage: Sendable {
     /// unrelated projects finds what linting each alone finds. Units with no family take no part;
     /// findings about context units are dropped, and so are those resting on unknown settings.
     /// Only reported units have their code read: a hook run over one changed file reads the
-    /// sources of the targets that file concerns, no others.
-    func projectFindings(_ plan: UnitPlan) -> [Finding] {
+    /// sources of the targets that file concerns, no others. `contexts`: those `unitFindings`
+    /// built, by plan index (a unit without one gets a new one).
+    func projectFindings(_ plan: UnitPlan, contexts: [UnitContext?] = []) -> [Finding] {
         let projectRules = rules.compactMap { $0.asProjectRule }
         guard !projectRules.isEmpty else { return [] }
         var families: [String: [UnitContext]] = [:]
         var order: [String] = []
         var reported: [String: SigningUnit] = [:]
-        for planned in plan.units {
+        for (i, planned) in plan.units.enumerated() {
             guard let family = planned.family else { continue }
-            let context = UnitContext(unit: planned.unit, lock: plan.lock, settings: plan.settings)
+            let context = (i < contexts.count ? contexts[i] : nil)
+                ?? UnitContext(unit: planned.unit, lock: plan.lock, settings: plan.settings)
             if planned.isReported {
                 context.codeIndex = plan.codeIndex
                 reported[planned.unit.name] = planned.unit

@@ -71,6 +71,11 @@ public struct UnitPlan: Sendable {
         self.configuration = configuration
     }
 
-    /// The units the run reports on, in plan order.
-    public var reportedUnits: [SigningUnit] { units.filter(\.isReported).map(\.unit) }
+    /// The units the run reports on, in plan order (one copy of each, in one pass).
+    public var reportedUnits: [SigningUnit] {
+        var out: [SigningUnit] = []
+        out.reserveCapacity(units.count)
+        for planned in units where planned.isReported { out.append(planned.unit) }
+        return out
+    }
 }

@@ -55,16 +55,12 @@ struct CodeGroupUnexpandedVariableRule: ProjectRule {
     )
 
     func check(project units: [UnitContext]) -> [Finding] {
-        var out: [Finding] = []
-        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
-            let failing = place.compactMap { c -> (CodeGroupCheck, String)? in
-                if case .variableInCode(let literal) = c.standing { return (c, literal) } else { return nil }
-            }
-            guard let (first, literal) = failing.first else { continue }
-            let message = "access group \(CodeGroups.described(first)) is written with a build-setting reference in the code literal \"\(OutputText.excerpt(literal))\": build settings are expanded in property lists, never in code, so the keychain gets that text as written, which no entitlement grants, and every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)"
-            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context))
-        }
-        return out
+        CodeGroups.findings(Self.description, units, match: { c -> String? in
+            if case .variableInCode(let literal) = c.standing { return literal } else { return nil }
+        }, word: { failing in
+            let (first, literal) = failing[0]
+            return ("access group \(CodeGroups.described(first)) is written with a build-setting reference in the code literal \"\(OutputText.excerpt(literal))\": build settings are expanded in property lists, never in code, so the keychain gets that text as written, which no entitlement grants, and every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)", nil)
+        })
     }
 }
 
@@ -121,18 +117,14 @@ struct CodeGroupForeignPrefixRule: ProjectRule {
     )
 
     func check(project units: [UnitContext]) -> [Finding] {
-        var out: [Finding] = []
-        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
-            let failing = place.compactMap { c -> (CodeGroupCheck, String)? in
-                if case .foreignPrefix(let written) = c.standing { return (c, written) } else { return nil }
-            }
-            guard let (first, written) = failing.first else { continue }
+        CodeGroups.findings(Self.description, units, match: { c -> String? in
+            if case .foreignPrefix(let written) = c.standing { return written } else { return nil }
+        }, word: { failing in
+            let (first, written) = failing[0]
             let unit = first.context.unit
             let own = [unit.appIDPrefix.map { "the App ID prefix \($0.value)" }, unit.teamID.map { "the Team ID \($0.value)" }]
                 .compactMap { $0 }.joined(separator: " and ")
-            let message = "access group \(CodeGroups.described(first)) is under the prefix \(OutputText.excerpt(written)), which is not one of \(CodeGroups.unitNames(failing.map(\.0.context))) (\(own)) nor listed by a profile: a group under another team's prefix can never be granted, so every call fails with errSecMissingEntitlement (-34018); items of another team cannot be read, so share them through the target's own groups (an app group survives a transfer)"
-            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context))
-        }
-        return out
+            return ("access group \(CodeGroups.described(first)) is under the prefix \(OutputText.excerpt(written)), which is not one of \(CodeGroups.unitNames(failing.map(\.check.context))) (\(own)) nor listed by a profile: a group under another team's prefix can never be granted, so every call fails with errSecMissingEntitlement (-34018); items of another team cannot be read, so share them through the target's own groups (an app group survives a transfer)", nil)
+        })
     }
 }

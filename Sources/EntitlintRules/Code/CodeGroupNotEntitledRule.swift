@@ -90,19 +90,18 @@ struct CodeGroupNotEntitledRule: ProjectRule {
     """#
 
     func check(project units: [UnitContext]) -> [Finding] {
-        var out: [Finding] = []
-        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
-            let failing = place.filter { if case .notGranted = $0.standing { return true } else { return false } }
-            guard let first = failing.first else { continue }
-            let contexts = failing.map(\.context)
+        CodeGroups.findings(Self.description, units, match: { c -> Void? in
+            if case .notGranted = c.standing { return () } else { return nil }
+        }, word: { failing in
+            let first = failing[0].check
+            let contexts = failing.map(\.check.context)
             let granted = first.context.accessGroups.distinctValues.prefix(6).map { "\"\(OutputText.excerpt($0))\"" }.joined(separator: ", ")
             let onlyMac = !contexts.contains { $0.alwaysUsesAccessGroups }
             let consequence = onlyMac
                 ? "in the data-protection keychain every call with it fails with errSecMissingEntitlement (-34018); the legacy file keychain ignores the group"
                 : "every keychain call with it fails with errSecMissingEntitlement (-34018)"
-            let message = "code passes access group \(CodeGroups.described(first)), which the entitlements of \(CodeGroups.unitNames(contexts)) do not grant: \(consequence). \(first.context.unit.origin?.target ?? first.context.unit.name) is granted \(granted.isEmpty ? "no group" : granted). Grant the group in the target's entitlements, or do not compile this code into the target"
-            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context, severity: onlyMac ? .note : nil))
-        }
-        return out
+            return ("code passes access group \(CodeGroups.described(first)), which the entitlements of \(CodeGroups.unitNames(contexts)) do not grant: \(consequence). \(first.context.unit.origin?.target ?? first.context.unit.name) is granted \(granted.isEmpty ? "no group" : granted). Grant the group in the target's entitlements, or do not compile this code into the target",
+                    onlyMac ? .note : nil)
+        })
     }
 }

@@ -42,16 +42,12 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
     )
 
     func check(project units: [UnitContext]) -> [Finding] {
-        var out: [Finding] = []
-        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
-            let failing = place.compactMap { c -> (CodeGroupCheck, AccessGroupEntry)? in
-                if case .missingPrefix(let entry) = c.standing { return (c, entry) } else { return nil }
-            }
-            guard let (first, entry) = failing.first else { continue }
-            let message = "access group \(CodeGroups.described(first)) lacks the App ID prefix: \(CodeGroups.unitNames(failing.map(\.0.context))) is granted \"\(OutputText.excerpt(entry.value))\" (\(OutputText.excerpt(entry.raw)) at \(OutputText.excerpt(first.context.unit.entitlementsPath)):\(entry.location.line)), and matching is exact, so every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)"
-            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context))
-        }
-        return out
+        CodeGroups.findings(Self.description, units, match: { c -> AccessGroupEntry? in
+            if case .missingPrefix(let entry) = c.standing { return entry } else { return nil }
+        }, word: { failing in
+            let (first, entry) = failing[0]
+            return ("access group \(CodeGroups.described(first)) lacks the App ID prefix: \(CodeGroups.unitNames(failing.map(\.check.context))) is granted \"\(OutputText.excerpt(entry.value))\" (\(OutputText.excerpt(entry.raw)) at \(OutputText.excerpt(first.context.unit.entitlementsPath)):\(entry.location.line)), and matching is exact, so every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)", nil)
+        })
     }
 }
 
@@ -104,15 +100,14 @@ struct CodeGroupWrongPrefixRule: ProjectRule {
     )
 
     func check(project units: [UnitContext]) -> [Finding] {
-        var out: [Finding] = []
-        for place in CodeGroups.byPlace(CodeGroups.checks(units)) {
-            let failing = place.compactMap { c -> (CodeGroupCheck, AccessGroupEntry, String, Bool)? in
-                if case .wrongPrefix(let entry, let written, let known) = c.standing { return (c, entry, written, known) } else { return nil }
-            }
-            guard let (first, entry, written, _) = failing.first else { continue }
-            let known = failing.allSatisfy { $0.3 }
+        CodeGroups.findings(Self.description, units, match: { c -> (entry: AccessGroupEntry, written: String, known: Bool)? in
+            if case .wrongPrefix(let entry, let written, let known) = c.standing { return (entry, written, known) } else { return nil }
+        }, word: { failing in
+            let first = failing[0].check
+            let (entry, written, _) = failing[0].detail
+            let known = failing.allSatisfy { $0.detail.known }
             let prefix = AccessGroupList.splitPrefix(entry.value).prefix ?? ""
-            let names = CodeGroups.unitNames(failing.map(\.0.context))
+            let names = CodeGroups.unitNames(failing.map(\.check.context))
             let message: String
             if known {
                 message = "access group \(CodeGroups.described(first)) spells the App ID prefix \(OutputText.excerpt(written)), but the prefix of \(names) is \(OutputText.excerpt(prefix)): it is granted \"\(OutputText.excerpt(entry.value))\", and matching is exact, so every call fails with errSecMissingEntitlement (-34018); \(CodeGroups.readPrefixAdvice)"
@@ -120,8 +115,7 @@ struct CodeGroupWrongPrefixRule: ProjectRule {
                 let source = first.context.unit.appIDPrefix.map { " (\($0.source))" } ?? ""
                 message = "access group \(CodeGroups.described(first)) spells the App ID prefix \(OutputText.excerpt(written)), while \(names) is granted \"\(OutputText.excerpt(entry.value))\" with the prefix \(OutputText.excerpt(prefix)), assumed equal to the Team ID\(source): if that is the App ID prefix, every call fails with errSecMissingEntitlement (-34018); teams older than 2011 may have a prefix that differs from their Team ID, so check the profile. Either way, \(CodeGroups.readPrefixAdvice)"
             }
-            out.append(CodeGroups.finding(Self.description, message, at: first.use, unit: first.context, severity: known ? nil : .note))
-        }
-        return out
+            return (message, known ? nil : .note)
+        })
     }
 }

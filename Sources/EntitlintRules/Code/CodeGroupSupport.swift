@@ -105,6 +105,23 @@ enum CodeGroups {
         return order.map { groups[$0]! }
     }
 
+    /// One finding of `rule` per place in code (file, line, column, group) where the check of some
+    /// unit is one the rule is about: `match` gives what the rule needs from a check's standing
+    /// (nil: not about it), `word` words the finding from those checks (one or more, in unit order)
+    /// and may lower its severity. The finding sits at the place and names the first such unit.
+    static func findings<Detail>(_ rule: RuleDescription, _ units: [UnitContext],
+                                 match: (CodeGroupCheck) -> Detail?,
+                                 word: ([(check: CodeGroupCheck, detail: Detail)]) -> (message: String, severity: Severity?)) -> [Finding] {
+        var out: [Finding] = []
+        for place in byPlace(checks(units)) {
+            let failing = place.compactMap { c in match(c).map { (check: c, detail: $0) } }
+            guard let first = failing.first else { continue }
+            let worded = word(failing)
+            out.append(finding(rule, worded.message, at: first.check.use, unit: first.check.context, severity: worded.severity))
+        }
+        return out
+    }
+
     /// `App (Debug, Release), Widget (Release)`: units by target, configurations together.
     static func unitNames(_ contexts: [UnitContext]) -> String {
         var order: [String] = []

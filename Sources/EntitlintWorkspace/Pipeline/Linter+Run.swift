@@ -60,9 +60,8 @@ extension Linter {
         plan.isMissing = { Paths.kind($0) == .missing }
         plan.maxFindings = options.maxFindings
         plan.jobs = options.workers
-        let (findings, omitted) = run(plan)
+        let (findings, omitted, units) = run(plan)
 
-        let units = plan.reportedUnits
         if !userProfiles.isEmpty {
             let paired = Set(units.compactMap { $0.profile.map { Paths.absolute($0.path, cwd: cwd) } })
             profiles = profiles.filter { p in

@@ -96,7 +96,7 @@ extension Linter {
         plan.namedProfiles = profiles.filter { $0.path == name || options.profilePath.map { Paths.display($0, cwd: cwd) } == $0.path }
         plan.earlierFindings = findings
         plan.maxFindings = options.maxFindings
-        let (found, omitted) = run(plan)
+        let (found, omitted, _) = run(plan)
         return LintResult(findings: found, files: 1 + extraProfiles.count, units: units.map(\.unit), profiles: profiles,
                           paths: [name] + extraProfiles.map { Paths.display($0, cwd: cwd) }, omittedFindings: omitted)
     }
