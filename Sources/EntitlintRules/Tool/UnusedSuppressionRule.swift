@@ -13,7 +13,9 @@ struct UnusedSuppressionRule: Rule {
         `<!-- entitlint:disable-file RULE: reason -->` in the whole file. A directive that outlives its finding would \
         silently hide the next real problem at that place, and a misspelt one silences nothing, so both are reported. \
         Only rules that judge a file on its own are called unused (a rule that needs a profile, the project or the lock \
-        may be silent only because the run lacks them). The directive is still a comment in the entitlements, which \
+        may be silent only because the run lacks them). In Swift, Objective-C and xcconfig files the same directives \
+        are `// entitlint:...` comments alone on their line, in YAML specs `# entitlint:...`; those files are read for \
+        directives only when the run has a finding in them (see configuration.md). The directive is still a comment in the entitlements, which \
         reviewers and parsers must read alike (keychain-access-groups.md section 5): keep it short and give the reason.
         """,
         triggering: [
