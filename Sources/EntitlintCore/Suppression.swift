@@ -48,13 +48,19 @@ public struct SuppressionDirective: Sendable, Hashable {
     /// The directive a comment holds; nil when it is an ordinary comment. One pass over the
     /// text up to the reason, and one to count its lines.
     public static func parse(_ comment: PlistDocument.Comment) -> SuppressionDirective? {
-        guard isDirective(comment.text) else { return nil }
-        let text = comment.text.drop { $0.isWhitespace }.dropFirst(prefix.count)
+        parse(text: comment.text, at: comment.location)
+    }
+
+    /// The directive a comment's text holds (`at`: where the comment starts); nil when it is an
+    /// ordinary comment. Its last line is `at`'s line plus the line breaks in `text`.
+    public static func parse(text commentText: String, at location: SourceLocation) -> SuppressionDirective? {
+        guard isDirective(commentText) else { return nil }
+        let text = commentText.drop { $0.isWhitespace }.dropFirst(prefix.count)
         let commandEnd = text.firstIndex { $0.isWhitespace || $0 == ":" } ?? text.endIndex
         let command = String(text[..<commandEnd].prefix(maxRuleLength))
         var directive = SuppressionDirective(scope: Scope(rawValue: command), command: command, rules: [],
-                                             location: comment.location,
-                                             endLine: comment.location.line + comment.text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
+                                             location: location,
+                                             endLine: location.line + commentText.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
         var current = ""
         func flush() {
             guard !current.isEmpty else { return }

@@ -85,6 +85,10 @@ public final class CodeIndex: @unchecked Sendable {
 
     func displayPath(_ path: String) -> String { display(path) }
 
+    /// Reads any file as the run reads sources (its size limit, exclusions and virtual files):
+    /// for the directives of a file that has findings (`FindingStage.finish`).
+    public func readAny(_ path: String) -> [UInt8]? { read(path) }
+
     /// Reads a file once per run: lexed when its bytes hold a trigger word, else left quiet (its
     /// bytes returned for the name rounds of `addDefiningFiles`).
     func load(_ path: String) -> Loaded {

@@ -26,10 +26,17 @@ extension FindingStage {
 
     /// What every run does with its findings before reporting them: severities and `off` (and
     /// what `select`/`ignore` leave out), the configuration's `per-file-ignores`, then the inline
-    /// directives of each file (`documents`: the parsed entitlements by path as shown), and the
-    /// `unused-suppression` findings of directives that suppressed nothing. Sorted.
+    /// directives of each file (`documents`: the parsed entitlements by path as shown; the
+    /// Swift, Objective-C, xcconfig and YAML files that have findings, read through
+    /// `readSource`), and the `unused-suppression` findings of directives that suppressed
+    /// nothing. Sorted.
+    ///
+    /// A source, xcconfig or YAML file is read again only when some finding is located in it, so
+    /// a directive in such a file where the run found nothing at all is not read (nor called
+    /// unused): the rules that report in those files need facts a run may lack, so their
+    /// silence there would not show that a directive is stale anyway.
     public func finish(_ findings: [Finding], documents: [String: PlistDocument], configuration: Configuration?,
-                       cwd: String) -> [Finding] {
+                       cwd: String, readSource: ((String) -> [UInt8]?)? = nil) -> [Finding] {
         var ignoredByPath: [String: Set<String>] = [:]
         func ignored(_ path: String) -> Set<String> {
             if let known = ignoredByPath[path] { return known }
@@ -41,6 +48,14 @@ extension FindingStage {
         var sets: [String: SuppressionSet] = [:]
         for (path, document) in documents where !document.comments.isEmpty {
             if let set = SuppressionSet(document: document) { sets[path] = set }
+        }
+        if let readSource {
+            // A YAML spec may be a unit's document too (its entitlements properties), without comments.
+            for path in Set(kept.map(\.path)).sorted() where sets[path] == nil {
+                guard let syntax = DirectiveSyntax(path: path), let bytes = readSource(Paths.absolute(path, cwd: cwd)),
+                      let set = SuppressionSet(bytes: bytes, syntax: syntax) else { continue }
+                sets[path] = set
+            }
         }
         guard !sets.isEmpty else { return kept.sorted() }
         // Which rules each directive silenced, by path and directive index.

@@ -31,7 +31,7 @@ public struct Linter: Sendable {
         let post = FindingStage(self)
         findings = FindingStage.foldConfigurations(findings, units: reported)
         findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
-                               cwd: plan.settings.workingDirectory)
+                               cwd: plan.settings.workingDirectory, readSource: plan.codeIndex?.readAny)
         let omitted = max(0, findings.count - plan.maxFindings)
         return (FindingStage.capped(findings, at: plan.maxFindings), omitted, reported)
     }

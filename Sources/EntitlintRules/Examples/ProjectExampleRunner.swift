@@ -43,7 +43,8 @@ public enum ProjectExampleRunner {
         var texts: [String: [UInt8]] = [:]
         for (path, text) in files(example) { texts[path] = Array(RuleExampleRunner.strip(text).text.utf8) }
         let files = texts
-        return CodeIndex(read: { files[$0] }, display: { $0 })
+        // The finding stage reads a file with findings by its absolute path: in memory, `/` + the path.
+        return CodeIndex(read: { files[$0] ?? ($0.hasPrefix("/") ? files[String($0.dropFirst())] : nil) }, display: { $0 })
     }
 
     /// The units of a project example, formed as a project would form them.
@@ -68,10 +69,11 @@ public enum ProjectExampleRunner {
         return units
     }
 
-    /// The findings of `rule` alone on a project example.
+    /// The findings of `rule` alone on a project example (of every rule, for `unused-suppression`,
+    /// which judges their findings).
     public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
-        let linter = Linter(rules: [rule])
         let id = type(of: rule).description.id
+        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule])
         return linter.lint(units: units(example, linter: linter), settings: CheckSettings(now: RuleExampleRunner.now),
                            codeIndex: codeIndex(example)).filter { $0.rule == id }
     }
