@@ -28,7 +28,7 @@ public struct Linter: Sendable {
         findings += stage.profileFindings(plan, reported: reported)
         findings += plan.earlierFindings
         let post = FindingStage(self)
-        findings = FindingStage.foldConfigurations(findings, units: reported)
+        findings = FindingStage.foldConfigurations(findings, units: plan.findingUnits)
         findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
                                cwd: plan.settings.workingDirectory)
         let omitted = max(0, findings.count - plan.maxFindings)

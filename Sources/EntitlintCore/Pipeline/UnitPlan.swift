@@ -62,6 +62,10 @@ public struct UnitPlan: Sendable {
     public var maxFindings = Int.max
     /// Threads for the per-unit rules (`Parallel.forEach`): 0 one per core, 1 none.
     public var jobs = 1
+    /// App families whose project-rule findings are reported on every unit, context units
+    /// included (a pre-commit run: a changed host moves what its unchanged extensions share).
+    /// Context units still get no per-unit rule and no code read.
+    public var reportedFamilies: Set<String> = []
 
     public init(units: [PlannedUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings(),
                 configuration: Configuration? = nil) {
@@ -73,4 +77,13 @@ public struct UnitPlan: Sendable {
 
     /// The units the run reports on, in plan order.
     public var reportedUnits: [SigningUnit] { units.filter(\.isReported).map(\.unit) }
+
+    /// The units findings can be about, in plan order: the reported ones and the context units of
+    /// `reportedFamilies`, whose findings are folded across configurations like any other's.
+    /// (Only reported units' directives are read: a context unit's file is not checked, so its
+    /// directives could not be judged used or unused.)
+    public var findingUnits: [SigningUnit] {
+        guard !reportedFamilies.isEmpty else { return reportedUnits }
+        return units.filter { $0.isReported || $0.family.map(reportedFamilies.contains) == true }.map(\.unit)
+    }
 }
