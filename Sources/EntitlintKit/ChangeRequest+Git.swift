@@ -32,6 +32,12 @@ extension ChangeRequest {
                 options.virtualFiles = VirtualFiles.git(repository, revision: nil, paths: lintable, exclusive: false,
                                                         maxBytes: options.limits.maxBytes, maxTotalBytes: options.maxTotalBytes)
             }
+            // The families of the changed units are reported whole; the changed files as they
+            // were (read only if the run finds something on an unchanged file of such a family).
+            // A file the revision lacks (added since) reads as unreadable there.
+            options.reportsChangedFamilies = true
+            options.priorFiles = VirtualFiles.git(repository, revision: changedSince ?? "HEAD", paths: lintable, exclusive: false,
+                                                  maxBytes: options.limits.maxBytes, maxTotalBytes: options.maxTotalBytes)
         }
         if let against {
             do {

@@ -41,6 +41,7 @@ public enum LintRun {
             var part: LintResult
             do {
                 if let stdinName { part = try linter.lintStandardInput(group, name: stdinName) } else { part = try linter.lint(group) }
+                part.findings = try Self.withoutPriorFamilyFindings(part.findings, group: group, linter: linter)
             } catch { throw UsageError(error.description) }
             if request.changes.writeBaseline == nil {
                 let unmatched = request.changes.applyBaseline(baselines, to: &part)
@@ -107,6 +108,8 @@ public enum LintRun {
         notes.forEach { diagnostics(Self.line($0)) }
         if configPath == nil { group.configuration = nil }
         group.virtualFiles = options.virtualFiles
+        group.reportsChangedFamilies = options.reportsChangedFamilies
+        group.priorFiles = options.priorFiles
         group.lock = options.lock
         group.nestedConfigurations = options.nestedConfigurations
         return group

@@ -47,6 +47,14 @@ public struct LintOptions: Sendable {
     /// linted with that configuration (`LintResult.nestedConfigurationFolders`), as each file
     /// takes the configuration nearest to it. Off when `--config` names one for everything.
     public var nestedConfigurations = false
+    /// A run over changed files (`--staged`, `--changed-since`): the project-rule findings about
+    /// every unit of an app family that a changed unit belongs to are reported, not only those
+    /// about the changed units (a reordered host moves what its unchanged extensions share).
+    public var reportsChangedFamilies = false
+    /// The changed files as they were before the change (`HEAD` for `--staged`, the revision for
+    /// `--changed-since`), over the disk like `virtualFiles`: what tells a finding the change
+    /// caused on an unchanged file from one that was there already.
+    public var priorFiles: VirtualFiles?
 
     public init() {}
 }

@@ -17,11 +17,11 @@ struct ChangeOptions: ParsableArguments {
         "Record today's findings in this baseline file (sorted JSON, no line numbers) and exit 0.", valueName: "file"))
     var writeBaseline: String?
 
-    @Flag(help: "Lint the staged (index) version of the staged entitlements files and profiles, read through git.")
+    @Flag(help: "Lint the staged (index) version of the staged files (entitlements, profiles, project files, sources), read through git, and the project rules over the app family of each changed target.")
     var staged = false
 
     @Option(name: .customLong("changed-since"), help: ArgumentHelp(
-        "Lint only the entitlements files and profiles changed since this git revision.", valueName: "rev"))
+        "Lint only the files (entitlements, profiles, project files, sources) changed since this git revision, and the project rules over the app family of each changed target.", valueName: "rev"))
     var changedSince: String?
 
     @Option(help: ArgumentHelp(

@@ -29,7 +29,7 @@ public struct Linter: Sendable {
         findings += stage.profileFindings(plan, reported: reported)
         findings += plan.earlierFindings
         let post = FindingStage(self)
-        findings = FindingStage.foldConfigurations(findings, units: reported)
+        findings = FindingStage.foldConfigurations(findings, units: plan.reportedFamilies.isEmpty ? reported : plan.findingUnits)
         findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
                                cwd: plan.settings.workingDirectory, readSource: plan.codeIndex?.readAny)
         let omitted = max(0, findings.count - plan.maxFindings)

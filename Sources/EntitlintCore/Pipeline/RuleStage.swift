@@ -78,7 +78,8 @@ public struct RuleStage: Sendable {
 
     /// The findings of the project rules, over one app family at a time: a run over a folder of
     /// unrelated projects finds what linting each alone finds. Units with no family take no part;
-    /// findings about context units are dropped, and so are those resting on unknown settings.
+    /// findings about context units are dropped (but in `plan.reportedFamilies`), and so are
+    /// those resting on unknown settings.
     /// Only reported units have their code read: a hook run over one changed file reads the
     /// sources of the targets that file concerns, no others. `contexts`: those `unitFindings`
     /// built, by plan index (a unit without one gets a new one).
@@ -88,6 +89,8 @@ public struct RuleStage: Sendable {
         var families: [String: [UnitContext]] = [:]
         var order: [String] = []
         var reported: [String: SigningUnit] = [:]
+        // Context units of a family in `plan.reportedFamilies`: their project findings are kept.
+        var members: [String: SigningUnit] = [:]
         for (i, planned) in plan.units.enumerated() {
             guard let family = planned.family else { continue }
             let context = (i < contexts.count ? contexts[i] : nil)
@@ -95,6 +98,8 @@ public struct RuleStage: Sendable {
             if planned.isReported {
                 context.codeIndex = plan.codeIndex
                 reported[planned.unit.name] = planned.unit
+            } else if plan.reportedFamilies.contains(family) {
+                members[planned.unit.name] = planned.unit
             }
             if families[family] == nil { order.append(family) }
             families[family, default: []].append(context)
@@ -104,7 +109,7 @@ public struct RuleStage: Sendable {
             for rule in projectRules {
                 for f in FactGate.check(project: rule, families[family]!) {
                     guard let name = f.unit else { out.append(f); continue }
-                    guard let unit = reported[name] else { continue }
+                    guard let unit = reported[name] ?? members[name] else { continue }
                     if !Self.withoutUnknownFacts([f], of: unit).isEmpty { out.append(f) }
                 }
             }

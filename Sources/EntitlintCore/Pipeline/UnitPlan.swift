@@ -62,6 +62,10 @@ public struct UnitPlan: Sendable {
     public var maxFindings = Int.max
     /// Threads for the per-unit rules (`Parallel.forEach`): 0 one per core, 1 none.
     public var jobs = 1
+    /// App families whose project-rule findings are reported on every unit, context units
+    /// included (a pre-commit run: a changed host moves what its unchanged extensions share).
+    /// Context units still get no per-unit rule and no code read.
+    public var reportedFamilies: Set<String> = []
 
     public init(units: [PlannedUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings(),
                 configuration: Configuration? = nil) {
@@ -76,6 +80,19 @@ public struct UnitPlan: Sendable {
         var out: [SigningUnit] = []
         out.reserveCapacity(units.count)
         for planned in units where planned.isReported { out.append(planned.unit) }
+        return out
+    }
+
+    /// The units findings can be about, in plan order: the reported ones and the context units of
+    /// `reportedFamilies`, whose findings are folded across configurations like any other's.
+    /// (Only reported units' directives are read: a context unit's file is not checked, so its
+    /// directives could not be judged used or unused.)
+    public var findingUnits: [SigningUnit] {
+        guard !reportedFamilies.isEmpty else { return reportedUnits }
+        var out: [SigningUnit] = []
+        for planned in units where planned.isReported || planned.family.map(reportedFamilies.contains) == true {
+            out.append(planned.unit)
+        }
         return out
     }
 }

@@ -60,6 +60,7 @@ extension Linter {
         plan.isMissing = { Paths.kind($0) == .missing }
         plan.maxFindings = options.maxFindings
         plan.jobs = options.workers
+        if options.reportsChangedFamilies { plan.reportedFamilies = Self.changedFamilies(planned) }
         let (findings, omitted, units) = run(plan)
 
         if !userProfiles.isEmpty {
