@@ -138,6 +138,9 @@ extension XcodeGenSpec {
     /// Whether a project path of the run is a spec (a YAML file), not an `.xcodeproj` folder.
     static func isSpecPath(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
 
+    /// The largest YAML file the search of a file's folders reads to tell whether it is a spec.
+    static let ancestorSpecLimit = 256 << 10
+
     /// Of `candidates` (YAML files a walk met, not named `project.yml`), the XcodeGen specs to read
     /// as projects: a file whose top level has both `name:` and `targets:` (XcodeGen's required
     /// keys: `mail-project.yml`, `App.yml`), unless another spec of the run includes it (its
