@@ -78,7 +78,14 @@ enum XcodeGenSpec {
                     problems.append(ProjectProblem(file: shown, location: item.location, message: "include: more than \(Budget.maxIncludes) includes in all; the settings the rest would give are unknown"))
                     break
                 }
-                let p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                var p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                if files.kind(p) == .missing, !files.isOutside(p), let variant = files.caseVariant(of: p) {
+                    // As XcodeGen on a case-insensitive volume (the macOS default) reads it.
+                    problems.append(ProjectProblem(file: shown, location: item.location,
+                                                   message: "include: \(files.shown(p)) does not exist, but \(files.shown(variant)) does: the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is",
+                                                   severity: .note))
+                    p = variant
+                }
                 if files.isOutside(p) {
                     problems.append(ProjectProblem(file: shown, location: item.location,
                                                    message: "include: \(OutputText.reference(rel)) is outside the project root (symbolic links resolved): not read; the settings it would give are unknown"))
