@@ -83,7 +83,11 @@ public struct AccessReport: Sendable, Codable, Hashable {
     }
 
     public var version: Int
+    /// Every unit (each configuration of each target), with all its facts.
     public var units: [Unit]
+    /// Each target once, with a section per set of configurations that agree on every fact,
+    /// group and finding; a section names the units it stands for.
+    public var targets: [Target]
     public var keychainGroups: [Group]
     public var appGroups: [Group]
 
@@ -92,7 +96,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
     /// default group moved since the reference.
     public init(units signingUnits: [SigningUnit], findings: [Finding] = [], moves: [String: DefaultMove] = [:],
                 code: (SigningUnit) -> UnitCode? = { _ in nil }) {
-        version = 1
+        version = 2
         let sorted = signingUnits.sorted { Self.order($0) < Self.order($1) }
         units = sorted.map { s in
             var u = Self.unit(s)
@@ -124,7 +128,10 @@ public struct AccessReport: Sendable, Codable, Hashable {
         let ordered = groups.sorted { a, b in a.targets != b.targets ? a.targets > b.targets : a.group < b.group }
         keychainGroups = ordered.filter { $0.kind == "keychain" }
         appGroups = ordered.filter { $0.kind == "app-group" }
+        targets = []
         attach(findings, units: sorted)
+        // After the findings: units that differ in them are not folded.
+        targets = Self.targets(units)
     }
 
     static func order(_ u: SigningUnit) -> String {
@@ -266,6 +273,7 @@ extension AccessReport {
             }
             return u
         }
+        out.targets = Self.targets(out.units)
         out.keychainGroups = keychainGroups.map(group)
         out.appGroups = appGroups.map(group)
         return out

@@ -97,12 +97,17 @@ enum AccessReportHTML {
             s += "<th class=\"group \(cls)\(lonely)\(sev.isEmpty ? "" : " " + sev)\" title=\"\(escape(g.group)) — \(g.targets) target\(g.targets == 1 ? "" : "s")\(escape(found))\"><div>\(escape(g.group))</div></th>"
         }
         s += "</tr>\n"
+        // Each target once: a row (and a card) per set of its configurations that agree on every
+        // fact, group and finding; a section's units agree on their groups, so its first unit's
+        // cells are each one's.
+        let shown = AccessReport.sections(report.units)
         var previousTarget: String?
-        for u in report.units {
+        for (u, section) in shown {
             let target = (u.project ?? "") + "#" + (u.target ?? u.name)
             let first = target != previousTarget
             previousTarget = target
-            let kind = [u.kind, u.configuration].compactMap { $0 }.joined(separator: " · ")
+            let configurations = section.configurations.isEmpty ? nil : section.configurations.joined(separator: ", ")
+            let kind = [u.kind, configurations].compactMap { $0 }.joined(separator: " · ")
             s += "<tr\(first ? " class=\"first\"" : "")><td class=\"unit\">\(escape(u.target ?? u.name))<span class=\"kind\">\(escape(kind))</span>"
             let sev = severityClass(u.findings, moved: u.defaultMoved != nil)
             if !sev.isEmpty { s += " <i class=\"sev \(sev)\" title=\"\(escape(u.findings.marker + (u.defaultMoved == nil ? "" : " [default moved]")))\">\(sev)</i>" }
@@ -125,9 +130,9 @@ enum AccessReportHTML {
             s += "</tr>\n"
         }
         s += "</table>\n<h2>Units</h2>\n<div class=\"cards\">\n"
-        for u in report.units {
+        for (u, section) in shown {
             let sev = severityClass(u.findings, moved: u.defaultMoved != nil)
-            s += "<div class=\"card\(sev.isEmpty ? "" : " " + sev)\"><h3>\(escape(u.name))</h3>"
+            s += "<div class=\"card\(sev.isEmpty ? "" : " " + sev)\"><h3>\(escape(section.name))</h3>"
             var sub: [String] = []
             if let k = u.kind { sub.append(u.host.map { "\(k) of \($0)" } ?? k) }
             sub.append(u.sdk ?? u.platform)

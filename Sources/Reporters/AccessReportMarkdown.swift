@@ -40,24 +40,30 @@ enum AccessReportMarkdown {
     }
 
     static func render(_ report: AccessReport) -> String {
+        // Each target once: a row per set of its configurations that agree (`App (Debug, Release)`).
+        let shown = AccessReport.sections(report.units)
         var s = "## Keychain access groups\n\n"
+        if shown.count < report.units.count {
+            s += "Configurations of a target that agree on every fact, group and finding are one row.\n\n"
+        }
         s += "| # | unit | kind | bundle ID | team | App ID prefix | profile | default group | Findings |\n|---|---|---|---|---|---|---|---|---|\n"
-        for (i, u) in report.units.enumerated() {
+        for (i, (u, section)) in shown.enumerated() {
             let kind = [u.kind.map { k in u.host.map { "\(k) of \($0)" } ?? k }, u.sdk ?? u.platform].compactMap { $0 }.joined(separator: ", ")
             let profile = u.profile.map { code($0.name ?? $0.path) } ?? "none (\(escape(u.profileNote ?? "")))"
             var def = u.groups.first.map { code($0.group) } ?? "none"
             if let moved = u.defaultMoved { def += " **(moved from \(code(moved.from)), \(escape(moved.reference)))**" }
             var found = findings(u.findings)
             if u.defaultMoved != nil { found += (found.isEmpty ? "" : "; ") + "**default moved**" }
-            s += "| \(i + 1) | \(escape(u.name)) | \(escape(kind)) | \(u.bundleID.value.map(code) ?? "unknown") | \(u.team.value.map(code) ?? "unknown") | \(prefix(u)) | \(profile) | \(def) | \(found.isEmpty ? "none" : found) |\n"
+            s += "| \(i + 1) | \(escape(section.name)) | \(escape(kind)) | \(u.bundleID.value.map(code) ?? "unknown") | \(u.team.value.map(code) ?? "unknown") | \(prefix(u)) | \(profile) | \(def) | \(found.isEmpty ? "none" : found) |\n"
         }
-        let header = "| group | " + report.units.indices.map { "\($0 + 1)" }.joined(separator: " | ") + " | Findings |\n"
-        let rule = "|---|" + report.units.map { _ in ":-:|" }.joined() + "---|\n"
+        let header = "| group | " + shown.indices.map { "\($0 + 1)" }.joined(separator: " | ") + " | Findings |\n"
+        let rule = "|---|" + shown.map { _ in ":-:|" }.joined() + "---|\n"
         for (title, groups) in [("Keychain groups", report.keychainGroups), ("App groups", report.appGroups)] where !groups.isEmpty {
             let codeLegend = report.units.contains { $0.code != nil } ? " ✎: its code names the group." : ""
             s += "\n### \(title)\n\n" + (title == "App groups" ? "✓: in the unit's list." : "**D**: the unit's default group, ✓: in its list.") + codeLegend + "\n\n" + header + rule
             for g in groups {
-                let cells = report.units.map { u -> String in
+                // A section's units agree on their groups: its first unit's cell is each one's.
+                let cells = shown.map(\.unit).map { u -> String in
                     let mark = report.named(g, u.name) ? " ✎" : ""
                     switch report.cell(g, u.name) {
                     case "D": return "**D**" + mark
@@ -69,8 +75,8 @@ enum AccessReportMarkdown {
             }
         }
         s += "\n<details><summary>Access-group lists, in order, with where each entry comes from</summary>\n\n"
-        for u in report.units {
-            s += "**\(escape(u.name))**" + (u.entitlements.map { " — \(code($0))" } ?? "") + "\n\n"
+        for (u, section) in shown {
+            s += "**\(escape(section.name))**" + (u.entitlements.map { " — \(code($0))" } ?? "") + "\n\n"
             for f in u.findings {
                 s += "- **\(f.severity.rawValue)** \(code(f.rule)): \(escape(f.message))\n"
             }

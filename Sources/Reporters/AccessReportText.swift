@@ -38,62 +38,10 @@ enum AccessReportText {
         return SeverityColour.ansi(worst) + text + SeverityColour.reset
     }
 
-    /// What a unit's section shows besides where each fact was read: configurations of one target
-    /// (and platform) that agree on all of it are shown once.
-    struct Essentials: Hashable {
-        var project: String?
-        var target: String?
-        var variant: String
-        var kind: String?
-        var host: String?
-        var sdk: String?
-        var bundleID: String?
-        var team: String?
-        var prefix: String?
-        var assumed: Bool
-        var profile: String?
-        var profileNote: String?
-        var entitlements: String?
-        var groups: [String]
-        var findings: [String]
-        var moved: Bool
-        var code: Bool
-    }
-
-    /// The units to show, each with the configurations it stands for: a target's configurations
-    /// whose facts, groups and findings agree are one section (`App (Debug, Release)`), in the
-    /// order of their first unit; a unit whose name is not `Target (Configuration...)` stands alone.
+    /// The units to show, each with the name of the configurations it stands for
+    /// (`AccessReport.sections`).
     static func sections(_ units: [AccessReport.Unit]) -> [(unit: AccessReport.Unit, name: String)] {
-        var order: [Essentials] = []
-        var groups: [Essentials: (unit: AccessReport.Unit, configurations: [String], variant: String)] = [:]
-        var out: [(AccessReport.Unit, String)?] = []
-        var slot: [Essentials: Int] = [:]
-        for u in units {
-            guard let target = u.target, let configuration = u.configuration, u.code == nil,
-                  u.name.hasPrefix(target + " (" + configuration), u.name.hasSuffix(")") else {
-                out.append((u, u.name))
-                continue
-            }
-            let variant = String(u.name.dropFirst(target.count + 2 + configuration.count).dropLast())
-            let key = Essentials(project: u.project, target: target, variant: variant, kind: u.kind, host: u.host, sdk: u.sdk,
-                                 bundleID: u.bundleID.value, team: u.team.value, prefix: u.appIDPrefix.value, assumed: u.appIDPrefixAssumed,
-                                 profile: u.profile?.path, profileNote: u.profileNote, entitlements: u.entitlements,
-                                 groups: u.groups.map { "\($0.isDefault) \($0.concrete) \($0.key) \($0.group)" },
-                                 findings: u.findings.map { "\($0)" }, moved: u.defaultMoved != nil, code: false)
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = (u, [configuration], variant)
-                slot[key] = out.count
-                out.append(nil)
-            } else {
-                groups[key]!.configurations.append(configuration)
-            }
-        }
-        for key in order {
-            let g = groups[key]!
-            out[slot[key]!] = (g.unit, g.configurations.count == 1 ? g.unit.name : "\(key.target!) (\(g.configurations.joined(separator: ", "))\(g.variant))")
-        }
-        return out.compactMap { $0 }
+        AccessReport.sections(units).map { ($0.unit, $0.section.name) }
     }
 
     static func render(_ report: AccessReport, colour: Bool = false) -> String {
@@ -102,7 +50,8 @@ enum AccessReportText {
         let shown = sections(report.units)
         s += "Access groups of \(n) unit\(n == 1 ? "" : "s") (* marks the default group; [severity: rule] the findings)\n"
         if shown.count < n {
-            s += "(configurations of a target that agree on every fact, group and finding are shown once; the facts' places are the first one's)\n"
+            s += "(configurations of a target that agree on every fact, group and finding are shown once;\n"
+            s += " the facts' places are the first one's)\n"
         }
         for (u, name) in shown {
             s += "\n"

@@ -48,7 +48,8 @@ extension DiscoverySession {
     }
 
     /// The `*.xcodeproj`, `*.xcworkspace` and `project.yml` directly in `dir`
-    /// (`XcodeDiscoverer.bundleSuffixes`, `XcodeDiscoverer.specName`).
+    /// (`XcodeDiscoverer.bundleSuffixes`, `XcodeDiscoverer.specName`), and the other YAML files
+    /// there that are XcodeGen specs by the walk's content test (`ancestorSpecs`).
     mutating func projectsIn(_ dir: String) -> [String] {
         if let cached = ancestorCache[dir] { return cached }
         var out: [String] = []
@@ -66,8 +67,7 @@ extension DiscoverySession {
                             guard n >= k else { return false }
                             return memcmp(b + (n - k), suffix.utf8Start, k) == 0
                         }
-                        let spec = XcodeDiscoverer.specName
-                        return XcodeDiscoverer.bundleSuffixes.contains(where: ends) || (n == spec.utf8CodeUnitCount && ends(spec))
+                        return XcodeDiscoverer.bundleSuffixes.contains(where: ends) || ends(".yml") || ends(".yaml")
                     }
                 }
                 guard candidate else { continue }
@@ -77,15 +77,50 @@ extension DiscoverySession {
                 names.append(name)
             }
             closedir(d)
+            var yaml: [String] = []
             for name in names.sorted() {
                 let p = dir == "/" ? "/" + name : dir + "/" + name
                 if name.hasSuffix(".xcodeproj"), files.kind(p + "/project.pbxproj") != .file { continue }
                 if name.hasSuffix(".xcworkspace"), files.kind(p + "/contents.xcworkspacedata") != .file { continue }
                 if excluded(p) { continue }
+                if XcodeGenSpec.isSpecPath(name), name != "\(XcodeDiscoverer.specName)" {
+                    yaml.append(p)
+                    continue
+                }
                 out.append(p)
             }
+            out += ancestorSpecs(yaml, besides: out.filter(XcodeGenSpec.isSpecPath))
         }
         ancestorCache[dir] = out
         return out
+    }
+
+    /// Of the YAML files directly in one folder (`candidates`, not `project.yml`), the XcodeGen
+    /// specs, by the test a walk applies (`XcodeGenSpec.rootSpecs`: top-level `name:` and
+    /// `targets:`, not included by a spec beside it). Bounded, as a pre-commit run pays for it on
+    /// every file: the first 16 candidates by name, each a regular file of at most 256 KiB
+    /// (`XcodeGenSpec.ancestorSpecLimit`) whose first 4 KiB hold `name:` or `targets:`.
+    func ancestorSpecs(_ candidates: [String], besides named: [String]) -> [String] {
+        let plausible = candidates.prefix(16).filter { path in
+            var st = stat()
+            guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= XcodeGenSpec.ancestorSpecLimit else { return false }
+            return Self.mayBeSpec(prefixOf: path)
+        }
+        guard !plausible.isEmpty else { return [] }
+        return XcodeGenSpec.rootSpecs(plausible, named: named, files: files)
+    }
+
+    /// Whether the first 4 KiB of the file at `path` (read from the disk) hold `name:` or
+    /// `targets:` at the start of a line. XcodeGen specs begin with `name:` by convention; one
+    /// whose first 4 KiB hold neither key is missed here (a walk of its folder still finds it).
+    static func mayBeSpec(prefixOf path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+        guard n > 0 else { return false }
+        return String(decoding: buffer.prefix(n), as: UTF8.self).split(separator: "\n")
+            .contains { $0.hasPrefix("name:") || $0.hasPrefix("targets:") }
     }
 }

@@ -17,7 +17,16 @@ extension DiscoverySession {
                                                    message: "the workspace names \(OutputText.reference(ref.written)), outside the project root (symbolic links resolved): not read"))
                     continue
                 }
-                if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file {
+                var member = ref.path
+                if files.kind(ProjectFiles.join(ref.path, "project.pbxproj")) != .file, files.kind(ref.path) == .missing,
+                   let variant = files.caseVariant(of: ProjectFiles.join(ref.path, "project.pbxproj")) {
+                    // Xcode on a case-insensitive volume (the macOS default) opens the member.
+                    member = Paths.directoryName(variant)
+                    problems.append(ProjectProblem(file: workspace.file, location: ref.location,
+                                                   message: "the workspace names \(files.shown(ref.path)), but the project is \(files.shown(member)): the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is",
+                                                   severity: .note))
+                }
+                if files.kind(ProjectFiles.join(member, "project.pbxproj")) != .file {
                     if files.kind(ref.path) == .missing, let reason = MissingFileReason.generator(ofProject: ref.path, files: files)
                         ?? MissingFileReason.explain(ref.path, files: files) {
                         expectedMissing.append(ExpectedMissing(shown: files.shown(ref.path), referrer: workspace.file, location: ref.location,
@@ -34,9 +43,9 @@ extension DiscoverySession {
                     }
                     continue
                 }
-                let abs = Paths.absolute(ref.path, cwd: cwd)
+                let abs = Paths.absolute(member, cwd: cwd)
                 if workspaceOf[abs] == nil { workspaceOf[abs] = path }
-                add(project: ref.path, scope: scope)
+                add(project: member, scope: scope)
             }
         }
     }

@@ -52,6 +52,8 @@ struct ForeignBuildFiles {
     /// Absolute paths of the provisioning profiles a build file names (rules_apple's
     /// `provisioning_profile = "App.mobileprovision"`): checked as profiles the user named.
     private(set) var namedProfiles = Set<String>()
+    /// Notes about names that match a file only case-insensitively (`existing`).
+    private(set) var caseNotes: [ProjectProblem] = []
 
     /// Whether `path` is a build file of a kind read here (a cheap name check).
     static func isBuildFile(_ path: String) -> Bool { Kind(path: path) != nil }
@@ -66,7 +68,8 @@ struct ForeignBuildFiles {
                     var relative = name.hasPrefix(":") ? String(name.dropFirst()) : name
                     if kind == .bazel, relative.hasPrefix("//") { continue }   // the workspace root is not known here
                     relative = relative.replacingAll(":", with: "/")
-                    namedProfiles.insert(files.absolute(ProjectFiles.normalize(relative.hasPrefix("/") ? relative : ProjectFiles.join(folder, relative))))
+                    let named = files.absolute(ProjectFiles.normalize(relative.hasPrefix("/") ? relative : ProjectFiles.join(folder, relative)))
+                    namedProfiles.insert(existing(named, buildFile: path, files: files))
                 }
             }
             let names = Self.entitlementsNames(in: text)
@@ -103,9 +106,9 @@ struct ForeignBuildFiles {
         named.contains(absolutePath) || namedPatterns.contains { globMatches($0, absolutePath) }
     }
 
-    /// One notice per kind: it is not read, so its targets' facts are unknown.
+    /// The notes about case, then one notice per kind: it is not read, so its targets' facts are unknown.
     func notices() -> [ProjectProblem] {
-        naming.keys.sorted().compactMap { name in
+        caseNotes + naming.keys.sorted().compactMap { name in
             guard let kind = Kind(rawValue: name) else { return nil }
             let list = naming[name]!
             let more = list.count > 1 ? " and \(list.count - 1) more" : ""
@@ -181,6 +184,17 @@ struct ForeignBuildFiles {
             }
             return
         }
-        named.insert(files.absolute(ProjectFiles.normalize(path.hasPrefix("/") ? path : ProjectFiles.join(folder, path))))
+        named.insert(existing(files.absolute(ProjectFiles.normalize(path.hasPrefix("/") ? path : ProjectFiles.join(folder, path))),
+                              buildFile: buildFile, files: files))
+    }
+
+    /// `path` (absolute) when it exists or nothing matches it; else the file whose name differs
+    /// only in case, which a case-insensitive volume (the macOS default) opens, with a note.
+    private mutating func existing(_ path: String, buildFile: String, files: ProjectFiles) -> String {
+        guard files.kind(path) == .missing, !files.isOutside(path), let variant = files.caseVariant(of: path) else { return path }
+        caseNotes.append(ProjectProblem(file: files.shown(buildFile), location: .unknown,
+                                        message: "\(files.shown(buildFile)) names \(files.shown(path)), but the file is \(files.shown(variant)): the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is",
+                                        severity: .note))
+        return variant
     }
 }

@@ -78,7 +78,14 @@ enum XcodeGenSpec {
                     problems.append(ProjectProblem(file: shown, location: item.location, message: "include: more than \(Budget.maxIncludes) includes in all; the settings the rest would give are unknown"))
                     break
                 }
-                let p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                var p = ProjectFiles.normalize(ProjectFiles.join(Paths.directoryName(path), rel))
+                if files.kind(p) == .missing, !files.isOutside(p), let variant = files.caseVariant(of: p) {
+                    // As XcodeGen on a case-insensitive volume (the macOS default) reads it.
+                    problems.append(ProjectProblem(file: shown, location: item.location,
+                                                   message: "include: \(files.shown(p)) does not exist, but \(files.shown(variant)) does: the names differ only in case, which a case-insensitive volume (the macOS default) accepts; it breaks on a case-sensitive volume and on Linux, so write the name as it is",
+                                                   severity: .note))
+                    p = variant
+                }
                 if files.isOutside(p) {
                     problems.append(ProjectProblem(file: shown, location: item.location,
                                                    message: "include: \(OutputText.reference(rel)) is outside the project root (symbolic links resolved): not read; the settings it would give are unknown"))
@@ -137,6 +144,9 @@ enum XcodeGenSpec {
 extension XcodeGenSpec {
     /// Whether a project path of the run is a spec (a YAML file), not an `.xcodeproj` folder.
     static func isSpecPath(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
+
+    /// The largest YAML file the search of a file's folders reads to tell whether it is a spec.
+    static let ancestorSpecLimit = 256 << 10
 
     /// Of `candidates` (YAML files a walk met, not named `project.yml`), the XcodeGen specs to read
     /// as projects: a file whose top level has both `name:` and `targets:` (XcodeGen's required
