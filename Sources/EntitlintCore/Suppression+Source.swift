@@ -1,4 +1,4 @@
-public import PropertyList
+import PropertyList
 
 /// How directives are written in the inputs other than XML plists whose findings they may
 /// suppress: `// entitlint:...` in Swift, Objective-C and xcconfig files (`/* entitlint:... */`
