@@ -51,7 +51,7 @@ action = yaml.safe_load(text)
 # 1. Metadata.
 check(isinstance(action.get("name"), str) and isinstance(action.get("description"), str), "name and description")
 inputs = action.get("inputs", {})
-check(set(inputs) == {"version", "paths", "against", "sarif", "upload-sarif", "args"}, f"inputs are the six documented ones: {sorted(inputs)}")
+check(set(inputs) == {"version", "paths", "against", "config-from", "sarif", "upload-sarif", "args"}, f"inputs are the seven documented ones: {sorted(inputs)}")
 check(all("description" in spec for spec in inputs.values()), "every input has a description")
 check(inputs.get("sarif", {}).get("default") == "entitlint.sarif", "sarif defaults to entitlint.sarif")
 runs = action.get("runs", {})
@@ -177,9 +177,9 @@ else:
     check(False, f"the download step is tested on x86_64 only, this is {machine}")
 
 debug_bin = os.path.join(root, ".build", "debug")
-lint_env = lambda paths, args, sarif, against="": {  # noqa: E731
+lint_env = lambda paths, args, sarif, against="", config_from="auto": {  # noqa: E731
     "ENTITLINT_BIN": debug_bin, "ENTITLINT_PATHS": paths, "ENTITLINT_ARGS": args,
-    "ENTITLINT_SARIF": sarif, "ENTITLINT_AGAINST": against,
+    "ENTITLINT_SARIF": sarif, "ENTITLINT_AGAINST": against, "ENTITLINT_CONFIG_FROM": config_from,
 }
 sarif = os.path.join(work, "out.sarif")
 status, outputs, log = run_step("lint", lint_env("Examples/cookbook-wildcard/App.entitlements", "", sarif), root)
@@ -207,6 +207,33 @@ status, outputs, log = run_step(
     hostile)
 check(not any(name.startswith("PWNED") for name in os.listdir(hostile)), f"lint: hostile inputs run no command ({sorted(os.listdir(hostile))})")
 check(outputs.get("exit-code") == "2", f"lint: hostile inputs are plain arguments, refused as such (exit-code {outputs.get('exit-code')})")
+
+# On a pull request the configuration comes from the base branch (`config-from: auto`): the pull
+# request's own .entitlint.yml, which switches the rule off here, is not read.
+pr = os.path.join(work, "pr")
+os.makedirs(pr)
+git_env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+git = lambda *args: subprocess.run(["git", "-c", "init.defaultBranch=main", *args], cwd=pr, env=git_env, check=True, capture_output=True)  # noqa: E731
+shutil.copy(os.path.join(root, "Examples", "cookbook-wildcard", "App.entitlements"), os.path.join(pr, "App.entitlements"))
+with open(os.path.join(pr, ".entitlint.yml"), "w") as f:
+    f.write("fail-on: error\n")
+git("init", "-q")
+git("add", "-A")
+git("commit", "-qm", "base")
+git("update-ref", "refs/remotes/origin/main", "HEAD")
+with open(os.path.join(pr, ".entitlint.yml"), "w") as f:
+    f.write("ignore: [wildcard-access-group]\n")
+pr_event = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main"}
+status, outputs, log = run_step("lint", {**lint_env("", "", "pr.sarif"), **pr_event}, pr)
+check(outputs.get("exit-code") == "1", f"lint: on a pull request the base branch's configuration is read ({outputs}): {log.strip()[-300:]}")
+status, outputs, log = run_step("lint", {**lint_env("", "", "pr.sarif", config_from=""), **pr_event}, pr)
+check(outputs.get("exit-code") == "0", f"lint: config-from '' reads the pull request's own configuration ({outputs}): {log.strip()[-300:]}")
+status, outputs, log = run_step("lint", lint_env("", "", "pr.sarif"), pr)
+check(outputs.get("exit-code") == "0", f"lint: outside a pull request the working tree's configuration is read ({outputs})")
+status, outputs, log = run_step("lint", {**lint_env("", "", "pr.sarif"), "GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "$(touch PWNED6)"}, pr)
+check(outputs.get("exit-code") == "2" and "cannot fetch the base branch" in log and not os.path.exists(os.path.join(pr, "PWNED6")),
+      f"lint: a base branch that cannot be fetched stops the run (exit-code 2) and runs nothing ({outputs}): {log.strip()[-300:]}")
 
 for recorded, expected in [("0", 0), ("1", 1), ("2", 2), ("", 1)]:
     status, _, _ = run_step(last.get("id") or f"step{len(steps) - 1}", {"ENTITLINT_EXIT": recorded}, work)

@@ -52,7 +52,7 @@ extension ChangeRequest {
             return out
         }
         if let path = baselinePath(options) {
-            do { out.apply = (path, try Baseline.load(path: path)) } catch { throw UsageError(error.description) }
+            do { out.apply = (path, try Baseline.load(path: path, from: options.trustedFiles)) } catch { throw UsageError(error.description) }
         }
         return out
     }

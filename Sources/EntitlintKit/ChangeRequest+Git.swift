@@ -50,6 +50,16 @@ extension ChangeRequest {
         }
     }
 
+    /// `--config-from REV`: the revision's files, read lazily (`TrustedFiles`); nil without it. A
+    /// run that writes a baseline records what it finds now, so it takes no baseline from a revision.
+    public func trustedFiles() throws(UsageError) -> TrustedFiles? {
+        guard let configFrom else { return nil }
+        if writeBaseline != nil { throw UsageError("--config-from and --write-baseline cannot be used together: a baseline is written from the working tree's configuration") }
+        let repository: GitRepository
+        do { repository = try GitRepository.open() } catch { throw UsageError(error.description) }
+        return try TrustedFiles.at(configFrom, repository: repository)
+    }
+
     /// The extension of a path's last component, lower-cased ("" for none).
     static func ext(_ path: String) -> String {
         let name = Paths.baseName(path)

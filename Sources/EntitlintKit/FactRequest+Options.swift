@@ -7,10 +7,12 @@ extension FactRequest {
     /// `--config`, else `nearest` when given, else the nearest `.entitlint.yml` at or above the
     /// current folder. `knownRules` is evaluated only when a configuration file is read. What the
     /// user should know but that does not stop the run (a configured limit lowered to its
-    /// ceiling) is appended to `diagnostics`, one line each, for standard error.
+    /// ceiling) is appended to `diagnostics`, one line each, for standard error. `trusted`: the
+    /// revision the configuration is read from (`--config-from`), nil for the disk.
     public func options(paths: [String], nearest: String? = nil, knownRules: @autoclosure () -> Set<String>,
-                        diagnostics: inout [String]) throws(UsageError) -> LintOptions {
+                        trusted: TrustedFiles? = nil, diagnostics: inout [String]) throws(UsageError) -> LintOptions {
         var o = LintOptions()
+        o.trustedFiles = trusted
         o.discoverySources = readsProjects ? DiscoverySources.registered : DiscoverySources.withoutProjects
         o.profileFolders = profileFolders
         o.userProfiles = userProfiles
@@ -26,11 +28,13 @@ extension FactRequest {
         if let teamID, !teamID.isTeamIDLike {
             throw UsageError("--team-id \(teamID) is not a Team ID (10 upper-case letters or digits)")
         }
-        let configPath = config ?? nearest ?? Configuration.find(from: ".")
+        let configPath = config ?? nearest ?? Configuration.find(from: ".", in: trusted)
         if let configPath {
-            if config != nil, Paths.kind(configPath) != .file { throw UsageError("no such configuration file: \(configPath)") }
+            if config != nil, TrustedFiles.kind(configPath, in: trusted) != .file {
+                throw UsageError("no such configuration file: \(configPath)\(trusted.map { " at revision \(OutputText.escape($0.revision))" } ?? "")")
+            }
             do {
-                let configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules())
+                let configuration = try Configuration.load(path: Paths.display(configPath), knownRules: knownRules(), from: trusted)
                 try configuration.checkPathsInsideProject()
                 o.configuration = configuration
                 o.settings.externalGroups = configuration.externalGroups

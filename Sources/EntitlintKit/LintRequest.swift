@@ -74,12 +74,17 @@ public struct ChangeRequest: Sendable, Equatable {
     public var staged = false
     public var changedSince: String?
     public var against: String?
+    /// `--config-from REV`: the configuration files, the baseline and the lock file read as the
+    /// revision has them (`TrustedFiles`), for runs on changes nobody trusted yet (pull requests).
+    public var configFrom: String?
 
-    public init(baseline: String? = nil, writeBaseline: String? = nil, staged: Bool = false, changedSince: String? = nil, against: String? = nil) {
+    public init(baseline: String? = nil, writeBaseline: String? = nil, staged: Bool = false, changedSince: String? = nil, against: String? = nil,
+                configFrom: String? = nil) {
         self.baseline = baseline
         self.writeBaseline = writeBaseline
         self.staged = staged
         self.changedSince = changedSince
         self.against = against
+        self.configFrom = configFrom
     }
 }

@@ -19,7 +19,9 @@ public enum LintRun {
         let allIDs = RuleRegistry.descriptions.map(\.id)
         let stdinName = request.standardInputName
         var notes: [String] = []
-        var options = try request.facts.options(paths: stdinName == nil ? request.paths : [], knownRules: RuleRegistry.ids, diagnostics: &notes)
+        let trusted = try request.changes.trustedFiles()
+        var options = try request.facts.options(paths: stdinName == nil ? request.paths : [], knownRules: RuleRegistry.ids,
+                                                trusted: trusted, diagnostics: &notes)
         notes.forEach { diagnostics(Self.line($0)) }
         try request.changes.prepare(&options, explicitPaths: request.paths, knownRules: RuleRegistry.ids)
         options.nestedConfigurations = stdinName == nil && request.facts.config == nil
@@ -85,7 +87,7 @@ public enum LintRun {
         var byConfig: [String: [String]] = [:]
         for path in options.paths {
             let folder = options.kind(path) == .directory ? path : Paths.directoryName(path)
-            let key = Configuration.find(from: folder).map { Paths.absolute($0) } ?? ""
+            let key = Configuration.find(from: folder, in: options.trustedFiles).map { Paths.absolute($0) } ?? ""
             if byConfig[key] == nil { order.append(key) }
             byConfig[key, default: []].append(path)
         }
@@ -104,7 +106,8 @@ public enum LintRun {
     static func configurationGroup(paths: [String], configPath: String?, like options: LintOptions, request: LintRequest,
                                    diagnostics: (String) -> Void) throws(UsageError) -> LintOptions {
         var notes: [String] = []
-        var group = try request.facts.options(paths: paths, nearest: configPath.map { Paths.display($0) }, knownRules: RuleRegistry.ids, diagnostics: &notes)
+        var group = try request.facts.options(paths: paths, nearest: configPath.map { Paths.display($0) }, knownRules: RuleRegistry.ids,
+                                              trusted: options.trustedFiles, diagnostics: &notes)
         notes.forEach { diagnostics(Self.line($0)) }
         if configPath == nil { group.configuration = nil }
         group.virtualFiles = options.virtualFiles

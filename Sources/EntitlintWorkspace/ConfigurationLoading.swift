@@ -30,21 +30,22 @@ extension Configuration {
         public var all: [ConfigError] { [self] + more.map { var e = $0; e.more = []; return e } }
     }
 
-    /// Looks for `.entitlint.yml` in `directory` and its parents.
-    public static func find(from directory: String) -> String? {
+    /// Looks for `.entitlint.yml` in `directory` and its parents (in `trusted` when the run reads
+    /// its configuration from a revision: `TrustedFiles`).
+    public static func find(from directory: String, in trusted: TrustedFiles? = nil) -> String? {
         var dir = Paths.absolute(directory)
         while true {
             let candidate = (dir == "/" ? "" : dir) + "/" + fileName
-            if Paths.kind(candidate) == .file { return candidate }
+            if TrustedFiles.kind(candidate, in: trusted) == .file { return candidate }
             if dir == "/" { return nil }
             dir = Paths.directoryName(dir)
         }
     }
 
-    public static func load(path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
+    public static func load(path: String, knownRules: Set<String>, from trusted: TrustedFiles? = nil) throws(ConfigError) -> Configuration {
         let bytes: [UInt8]
-        do { bytes = try FileReader.read(path, limit: 1 << 20) } catch {
-            throw ConfigError(path: path, line: 0, reason: "cannot read: \(error)")
+        do { bytes = try TrustedFiles.read(path, limit: 1 << 20, in: trusted) } catch {
+            throw ConfigError(path: path, line: 0, reason: "cannot read\(trusted.map { " at revision \(OutputText.escape($0.revision))" } ?? ""): \(error)")
         }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path, knownRules: knownRules)
     }

@@ -4,16 +4,17 @@ public import EntitlintCore
 extension LintOptions {
     /// The reference of the run: `lock` (from `--against`), else the lock file `--lock` or the
     /// configuration names, else the standard one when it exists; none when `readLock` is off.
+    /// Read as `trustedFiles` has them when the run reads its configuration from a revision.
     func loadLock() throws -> LockFile? {
         guard readLock else { return nil }
         if let lock { return lock }
-        if let p = lockPath { return try LockFile.load(path: p) }
+        if let p = lockPath { return try LockFile.load(path: p, from: trustedFiles) }
         if let c = configuration, let p = c.lock {
             let resolved = c.resolve(p)
-            return Paths.kind(resolved) == .file ? try LockFile.load(path: resolved) : nil
+            return TrustedFiles.kind(resolved, in: trustedFiles) == .file ? try LockFile.load(path: resolved, from: trustedFiles) : nil
         }
         let standard = LockFile.defaultPath(configuration)
-        if Paths.kind(standard) == .file { return try LockFile.load(path: standard) }
+        if TrustedFiles.kind(standard, in: trustedFiles) == .file { return try LockFile.load(path: standard, from: trustedFiles) }
         return nil
     }
 

@@ -55,6 +55,9 @@ public struct LintOptions: Sendable {
     /// `--changed-since`), over the disk like `virtualFiles`: what tells a finding the change
     /// caused on an unchanged file from one that was there already.
     public var priorFiles: VirtualFiles?
+    /// `--config-from REV`: the configuration files, the baseline and the lock file as the revision
+    /// has them (`TrustedFiles`); nil: as the disk has them.
+    public var trustedFiles: TrustedFiles?
 
     public init() {}
 }

@@ -28,7 +28,12 @@ struct ChangeOptions: ParsableArguments {
         "Report default-group-drift against every unit as it was at this git revision, instead of the lock file.", valueName: "rev"))
     var against: String?
 
+    @Option(name: .customLong("config-from"), help: ArgumentHelp(
+        "Read .entitlint.yml files, the baseline and the lock file as they are at this git revision (a pull request's base branch), not from the working tree.", valueName: "rev"))
+    var configFrom: String?
+
     var values: ChangeRequest {
-        ChangeRequest(baseline: baseline, writeBaseline: writeBaseline, staged: staged, changedSince: changedSince, against: against)
+        ChangeRequest(baseline: baseline, writeBaseline: writeBaseline, staged: staged, changedSince: changedSince, against: against,
+                      configFrom: configFrom)
     }
 }

@@ -53,6 +53,7 @@ extension LintInvocation {
         value("write-baseline") { $0.changes.writeBaseline = $1 }
         value("changed-since") { $0.changes.changedSince = $1 }
         value("against") { $0.changes.against = $1 }
+        value("config-from") { $0.changes.configFrom = $1 }
         for name in RunLimits.names { limit(name) }
         return table
     }()

@@ -47,7 +47,7 @@ final class LintArgumentsTests: XCTestCase {
         "ignore": "comment-in-plist", "stdin-filename": "App.entitlements", "fail-on": "warning", "color": "never",
         "profile": "p.mobileprovision", "profiles": "Profiles", "bundle-id": "com.example.App", "team-id": "ABCDE12345",
         "config": "c.yml", "lock": "l.lock", "jobs": "3", "baseline": "b.json", "write-baseline": "w.json",
-        "changed-since": "HEAD~1", "against": "main",
+        "changed-since": "HEAD~1", "against": "main", "config-from": "origin/main",
     ]
 
     func parsedByArgumentParser(_ arguments: [String]) throws -> LintInvocation {

@@ -53,10 +53,20 @@ enum FileCollector {
                     return !(config?.excludes(p, cwd: cwd) ?? false)
                 }
                 if options.nestedConfigurations {
+                    // A configuration file is the run's only as the trusted revision has it, when
+                    // there is one: one on disk only is not, one at the revision only is.
                     found.removeAll { p in
                         guard Paths.baseName(p) == Configuration.fileName else { return false }
-                        if Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder { nestedConfigFiles.append(p) }
+                        if Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder,
+                           TrustedFiles.kind(p, in: options.trustedFiles) == .file { nestedConfigFiles.append(p) }
                         return true
+                    }
+                    if let trusted = options.trustedFiles {
+                        let known = Set(nestedConfigFiles.map { Paths.absolute($0, cwd: cwd) })
+                        nestedConfigFiles += trusted.configurations(below: path).filter { p in
+                            Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder && !known.contains(Paths.absolute(p, cwd: cwd))
+                                && !(config?.excludes(p, cwd: cwd) ?? false)
+                        }
                     }
                 }
                 if files.isEmpty && !deduplicating {
