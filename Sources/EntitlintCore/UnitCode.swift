@@ -58,6 +58,8 @@ public final class CodeIndex: @unchecked Sendable {
     private var scanned: [String: ScannedSource?] = [:]
     /// Files read whose bytes hold no trigger word: not lexed (unless a name round needs them).
     private var quietPaths = Set<String>()
+    /// Files read whose bytes hold `entitlint:` (`SourceFilter.mayHaveDirectives`).
+    private var directivePaths = Set<String>()
     private var units: [UnitSources: UnitCode] = [:]
     private var remainingWork: Int
     /// The places whose value was left unknown at a bound, with the bound (each place once).
@@ -89,6 +91,15 @@ public final class CodeIndex: @unchecked Sendable {
     /// for the directives of a file that has findings (`FindingStage.finish`).
     public func readAny(_ path: String) -> [UInt8]? { read(path) }
 
+    /// The files the scan has read so far whose bytes hold `entitlint:`, as shown, sorted: their
+    /// directives are read even where the run found nothing (`FindingStage.finish`).
+    public var filesWithDirectives: [String] {
+        lock.lock()
+        let paths = directivePaths
+        lock.unlock()
+        return paths.map(display).sorted()
+    }
+
     /// Reads a file once per run: lexed when its bytes hold a trigger word, else left quiet (its
     /// bytes returned for the name rounds of `addDefiningFiles`).
     func load(_ path: String) -> Loaded {
@@ -107,6 +118,11 @@ public final class CodeIndex: @unchecked Sendable {
             scanned[path] = .some(nil)
             lock.unlock()
             return .unreadable
+        }
+        if SourceFilter.mayHaveDirectives(bytes) {
+            lock.lock()
+            directivePaths.insert(path)
+            lock.unlock()
         }
         if SourceFilter.mayHaveSites(bytes) { return lex(path, bytes).map { .lexed($0) } ?? .unreadable }
         lock.lock()

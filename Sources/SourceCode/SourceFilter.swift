@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which files a unit's scan has to lex, decided on raw bytes before any lexing.
 ///
 /// A file can give a keychain site or save only if its bytes hold one of `triggers` (every idiom
@@ -16,6 +22,28 @@ public enum SourceFilter {
     /// True when `bytes` hold a trigger word: the file may pass or save a keychain group.
     public static func mayHaveSites(_ bytes: [UInt8]) -> Bool {
         triggerMatcher.matches(bytes)
+    }
+
+    /// The bytes every inline directive starts with (`// entitlint:disable-next-line ...`).
+    static let directiveMark: [UInt8] = Array("entitlint:".utf8)
+
+    /// True when `bytes` hold `entitlint:`: the file may hold an inline directive, so the run reads
+    /// its directives even when it has no finding (a stale one is reported). One pass: `memchr`
+    /// finds each `:`, and only there are the nine bytes before it compared.
+    public static func mayHaveDirectives(_ bytes: [UInt8]) -> Bool {
+        let word = directiveMark.count - 1
+        return bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress, b.count > word else { return false }
+            var from = word
+            while from < b.count, let hit = memchr(base + from, 0x3A, b.count - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                var j = 0
+                while j < word, b[i - word + j] == directiveMark[j] { j += 1 }
+                if j == word { return true }
+                from = i + 1
+            }
+            return false
+        }
     }
 
     /// True when `bytes` hold one of `names` as a whole word (not inside a longer identifier):

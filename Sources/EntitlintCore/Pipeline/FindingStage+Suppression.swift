@@ -27,16 +27,18 @@ extension FindingStage {
     /// What every run does with its findings before reporting them: severities and `off` (and
     /// what `select`/`ignore` leave out), the configuration's `per-file-ignores`, then the inline
     /// directives of each file (`documents`: the parsed entitlements by path as shown; the
-    /// Swift, Objective-C, xcconfig and YAML files that have findings, read through
-    /// `readSource`), and the `unused-suppression` findings of directives that suppressed
+    /// Swift, Objective-C, xcconfig and YAML files that have findings, and `directiveFiles`, read
+    /// through `readSource`), and the `unused-suppression` findings of directives that suppressed
     /// nothing. Sorted.
     ///
-    /// A source, xcconfig or YAML file is read again only when some finding is located in it, so
-    /// a directive in such a file where the run found nothing at all is not read (nor called
-    /// unused): the rules that report in those files need facts a run may lack, so their
-    /// silence there would not show that a directive is stale anyway.
+    /// A source, xcconfig or YAML file is read again when some finding is located in it or it is
+    /// one of `directiveFiles` (the scanned sources whose bytes hold `entitlint:`, as shown). In a
+    /// file read only for that, a directive is reported for what is wrong with it on its own (not
+    /// a directive, no rule, an unknown rule, `all`, a tool finding) or for naming a rule that
+    /// judges entitlements files alone, which never reports there; a directive naming a code or
+    /// project rule is never called unused, since such a rule may be silent for want of a fact.
     public func finish(_ findings: [Finding], documents: [String: PlistDocument], configuration: Configuration?,
-                       cwd: String, readSource: ((String) -> [UInt8]?)? = nil) -> [Finding] {
+                       cwd: String, readSource: ((String) -> [UInt8]?)? = nil, directiveFiles: [String] = []) -> [Finding] {
         var ignoredByPath: [String: Set<String>] = [:]
         func ignored(_ path: String) -> Set<String> {
             if let known = ignoredByPath[path] { return known }
@@ -51,7 +53,7 @@ extension FindingStage {
         }
         if let readSource {
             // A YAML spec may be a unit's document too (its entitlements properties), without comments.
-            for path in Set(kept.map(\.path)).sorted() where sets[path] == nil {
+            for path in Set(kept.map(\.path)).union(directiveFiles).sorted() where sets[path] == nil {
                 guard let syntax = DirectiveSyntax(path: path), let bytes = readSource(Paths.absolute(path, cwd: cwd)),
                       let set = SuppressionSet(bytes: bytes, syntax: syntax) else { continue }
                 sets[path] = set
