@@ -4,6 +4,7 @@
     python3 Scripts/validate-report.py sarif  REPORT [SCHEMA_DIR]
     python3 Scripts/validate-report.py gitlab REPORT [SCHEMA_DIR]
     python3 Scripts/validate-report.py json   REPORT [SCHEMA_DIR]
+    python3 Scripts/validate-report.py report REPORT [SCHEMA_DIR]
 
 SCHEMA_DIR defaults to ../shared/schemas next to the repository. Exit status: 0 valid, 1 invalid
 (each problem on a line), 2 bad usage, 3 the `jsonschema` package is missing.
@@ -20,6 +21,13 @@ SCHEMA_DIR defaults to ../shared/schemas next to the repository. Exit status: 0 
 - json: Entitlint's own report against `Rules/reference/report.schema.json` in this repository
   (SCHEMA_DIR is not read), then what the schema cannot say: every edit's `end` is not before
   its `start`, and the summary counts the findings of each severity.
+- report: the access report of `entitlint report --format json` against
+  `Rules/reference/access-report.schema.json` in this repository (SCHEMA_DIR is not read), then
+  what the schema cannot say: unit names are unique, and every name the report uses (sections,
+  group members, defaults, code, findings) is one of them; every unit stands in exactly one
+  section, of its own target, which lists its configuration; a unit's first entry, and only it, is
+  the default; the matrix's groups are exactly the units' entries (members, defaults, target
+  counts); and a finding sits on the unit it names, or on a group that unit is a member of.
 
 XML formats are checked with `xmllint --noout --schema` directly (see the tests).
 """
@@ -165,8 +173,85 @@ def check_json(report, here):
     return problems
 
 
+def check_access_report(report, here):
+    with open(os.path.join(here, "..", "Rules", "reference", "access-report.schema.json")) as f:
+        schema = json.load(f)
+    problems = schema_errors(jsonschema.Draft7Validator, schema, report)
+    if problems or not isinstance(report, dict):
+        return problems
+    units = report["units"]
+    names = [u["name"] for u in units]
+    known = set(names)
+    if len(known) != len(names):
+        problems.append("units: a unit name is used twice")
+    by_name = {u["name"]: u for u in units}
+    # Each unit in exactly one section, of its own target, whose configurations include its own.
+    placed = {}
+    for t, target in enumerate(report["targets"]):
+        for s, section in enumerate(target["sections"]):
+            where = f"targets/{t}/sections/{s}"
+            for name in section["units"]:
+                if name not in known:
+                    problems.append(f"{where}: unit {name!r} is not in units")
+                    continue
+                if name in placed:
+                    problems.append(f"{where}: unit {name!r} is also in {placed[name]}")
+                placed[name] = where
+                unit = by_name[name]
+                if unit.get("target", unit["name"]) != target["target"] or unit.get("project") != target.get("project"):
+                    problems.append(f"{where}: unit {name!r} is not of target {target['target']!r}")
+                if "configuration" in unit and unit["configuration"] not in section["configurations"]:
+                    problems.append(f"{where}: unit {name!r} is of configuration {unit['configuration']!r}, which the section does not list")
+    for name in names:
+        if name not in placed:
+            problems.append(f"targets: unit {name!r} is in no section")
+    # The matrix is the units' lists: each group's members, defaults and targets.
+    expected = {}
+    for i, unit in enumerate(units):
+        if unit["findings"] and any(m["unit"] != unit["name"] for m in unit["findings"]):
+            problems.append(f"units/{i}/findings: a finding names another unit")
+        for e, entry in enumerate(unit["groups"]):
+            if entry["isDefault"] != (e == 0):
+                problems.append(f"units/{i}/groups/{e}: isDefault is {entry['isDefault']}, but only the first entry is the default")
+            family = "appGroups" if entry["kind"] == "app-group" else "keychainGroups"
+            members, defaults, targets = expected.setdefault((family, entry["group"]), ([], [], set()))
+            if unit["name"] not in members:
+                members.append(unit["name"])
+            if entry["isDefault"]:
+                defaults.append(unit["name"])
+            targets.add((unit.get("project"), unit.get("target", unit["name"]), unit["platform"]))
+    seen = set()
+    for family in ("keychainGroups", "appGroups"):
+        for g, group in enumerate(report[family]):
+            where = f"{family}/{g}"
+            key = (family, group["group"])
+            if key in seen:
+                problems.append(f"{where}: group {group['group']!r} is listed twice")
+            seen.add(key)
+            if key not in expected:
+                problems.append(f"{where}: group {group['group']!r} is in no unit's list")
+                continue
+            members, defaults, targets = expected[key]
+            if sorted(group["members"]) != sorted(members):
+                problems.append(f"{where}: members {group['members']} are not the units that list it {members}")
+            if sorted(group["defaultFor"]) != sorted(defaults):
+                problems.append(f"{where}: defaultFor {group['defaultFor']} is not the units whose default it is {defaults}")
+            if group["targets"] > len(members):
+                problems.append(f"{where}: targets {group['targets']} is more than its {len(members)} members")
+            for name in group.get("namedBy", []):
+                if name not in group["members"]:
+                    problems.append(f"{where}/namedBy: {name!r} is not a member")
+            for m, mark in enumerate(group["findings"]):
+                if mark["unit"] not in group["members"]:
+                    problems.append(f"{where}/findings/{m}: unit {mark['unit']!r} is not a member")
+    for key in expected:
+        if key not in seen:
+            problems.append(f"{key[0]}: group {key[1]!r} of a unit's list is missing")
+    return problems
+
+
 def main(argv):
-    if len(argv) not in (3, 4) or argv[1] not in ("sarif", "gitlab", "json"):
+    if len(argv) not in (3, 4) or argv[1] not in ("sarif", "gitlab", "json", "report"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     here = os.path.dirname(os.path.abspath(__file__))
@@ -179,6 +264,8 @@ def main(argv):
     document = json.loads(raw)
     if argv[1] == "json":
         problems = check_json(document, here)
+    elif argv[1] == "report":
+        problems = check_access_report(document, here)
     elif argv[1] == "sarif":
         problems = check_sarif(document, schema_dir)
     else:
@@ -186,7 +273,7 @@ def main(argv):
     for p in problems:
         print(f"{argv[2]}: {p}")
     if not problems:
-        print(f"{argv[2]}: valid {argv[1]} report")
+        print(f"{argv[2]}: valid {'access' if argv[1] == 'report' else argv[1]} report")
     return 1 if problems else 0
 
 

@@ -7,11 +7,23 @@ public struct FactNeeds: Sendable, Hashable {
     public var certainWith: [FactKind]
     /// The highest severity of a finding that rests on an assumed fact.
     public var whenAssumed: Severity
+    /// Why no finding of the rule rests on an assumed fact, when it reads the unit's facts and
+    /// declares none in `certainWith`: the facts it reads are never assumed, or its findings hold
+    /// whatever an assumed fact's value is, or it decides in its own code what an assumed fact
+    /// allows. The severity audit page shows it, and a test requires it of every error rule
+    /// that reads the unit's facts and declares no fact to be certain with.
+    public var uncapped: String?
 
-    public init(needs: [FactKind] = [], certainWith: [FactKind] = [], whenAssumed: Severity = .warning) {
+    public init(needs: [FactKind] = [], certainWith: [FactKind] = [], whenAssumed: Severity = .warning, uncapped: String? = nil) {
         self.needs = needs
         self.certainWith = certainWith
         self.whenAssumed = whenAssumed
+        self.uncapped = uncapped
+    }
+
+    /// A rule none of whose findings rests on an assumed fact, with why (`uncapped`).
+    public static func certain(needs: [FactKind] = [], because why: String) -> FactNeeds {
+        FactNeeds(needs: needs, uncapped: why)
     }
 
     /// A rule that reads only the file, or facts other than the unit's (the code, the lock file).

@@ -6,7 +6,8 @@ import XCTest
 /// `Rules/reference/severity-audit.md` lists every rule whose default severity is `error` with the
 /// facts it declares (`RuleDescription.facts`), as the registry has them: a rule that becomes an
 /// error, or changes what it declares, fails here until the page says so. The page also lists the
-/// error rules that read the unit's facts but declare none the engine caps when assumed.
+/// error rules that read the unit's facts but declare none the engine caps when assumed, each with
+/// the reason it declares.
 final class SeverityAuditTests: XCTestCase {
     static let page = DocumentationTests.root.appendingPathComponent("Rules/reference/severity-audit.md")
 
@@ -27,19 +28,34 @@ final class SeverityAuditTests: XCTestCase {
     }
 
     /// The error rules that read the unit's facts (`readsOnlyTheFile` false) yet declare no fact
-    /// the engine caps while assumed: each must decide in its own code what an assumed fact allows.
-    static func undeclared() -> String {
+    /// the engine caps while assumed.
+    static var uncappedRules: [RuleDescription] {
         errorRules.filter { !$0.readsOnlyTheFile && ($0.facts?.certainWith ?? []).isEmpty && $0.category != .tool }
-            .map { "- [`\($0.id)`](../\($0.id).md)\n" }.joined()
+    }
+
+    /// Those rules, each with why none of its findings rests on an assumed fact (`FactNeeds.uncapped`).
+    static func uncapped() -> String {
+        uncappedRules.map { "- [`\($0.id)`](../\($0.id).md): \($0.facts?.uncapped ?? "no reason given")\n" }.joined()
     }
 
     func testThePageListsEveryErrorRuleWithTheFactsItDeclares() throws {
         let text = try String(contentsOf: Self.page, encoding: .utf8)
         let table = Self.table()
         XCTAssertTrue(text.contains(table), "Rules/reference/severity-audit.md should hold this table:\n\(table)")
-        let undeclared = Self.undeclared()
-        XCTAssertTrue(text.contains("<!-- undeclared -->\n" + undeclared + "<!-- /undeclared -->"),
-                      "Rules/reference/severity-audit.md should list these between its undeclared markers:\n\(undeclared)")
+        let uncapped = Self.uncapped()
+        XCTAssertTrue(text.contains("<!-- uncapped -->\n" + uncapped + "<!-- /uncapped -->"),
+                      "Rules/reference/severity-audit.md should list these between its uncapped markers:\n\(uncapped)")
+    }
+
+    /// An error rule that reads the unit's facts either declares the facts its findings are
+    /// capped on or says why none of them rests on an assumed fact: none is left unexamined.
+    func testEveryErrorRuleThatCapsNothingSaysWhy() {
+        XCTAssertFalse(Self.uncappedRules.isEmpty, "the list the page checks is not empty")
+        for d in Self.uncappedRules {
+            let why = d.facts?.uncapped ?? ""
+            XCTAssertFalse(why.allSatisfy { $0 == " " }, "\(d.id) caps no finding and gives no reason (FactNeeds.uncapped)")
+            XCTAssertTrue(why.hasSuffix("."), "\(d.id): the reason is a sentence")
+        }
     }
 
     func testAnErrorRuleThatDeclaresAnAssumableFactIsCappedBelowAnError() {

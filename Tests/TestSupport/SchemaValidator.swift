@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// Runs the real validators: `Scripts/validate-report.py` (Python `jsonschema`) for JSON formats,
+/// Runs the real validators: `Scripts/validate-report.py` (Python `jsonschema`) for JSON formats
+/// (`report`: the access report of `entitlint report --format json`),
 /// `xmllint --schema` for XML ones, against the schemas in `../shared/schemas`. Skips, saying why,
 /// when a tool or a schema is missing.
 public enum SchemaValidator {
@@ -15,6 +16,7 @@ public enum SchemaValidator {
         "sarif": "sarif-schema-2.1.0.json",
         "gitlab": "gitlab-codequality-codeclimate.json",
         "json": "Rules/reference/report.schema.json",
+        "report": "Rules/reference/access-report.schema.json",
         "junit": "junit-10-jenkins-xunit.xsd",
         "checkstyle": "checkstyle-report-1.0.0.xsd",
     ]
@@ -41,8 +43,9 @@ public enum SchemaValidator {
     /// Whether `text` is a valid `format` report, and what the validator said.
     public static func check(_ text: String, format: String) throws -> (valid: Bool, output: String) {
         guard let schemaName = schemaFile[format] else { throw XCTSkip("no schema for \(format)") }
-        // Entitlint's own JSON format has its schema in the repository.
-        let schema = format == "json" ? packageRoot.appendingPathComponent(schemaName) : schemaDirectory.appendingPathComponent(schemaName)
+        // Entitlint's own JSON formats (lint's, and report's access report) have their schemas in the repository.
+        let own = format == "json" || format == "report"
+        let schema = own ? packageRoot.appendingPathComponent(schemaName) : schemaDirectory.appendingPathComponent(schemaName)
         guard FileManager.default.fileExists(atPath: schema.path) else {
             throw XCTSkip("schema \(schema.path) is absent: cannot validate the \(format) report")
         }
@@ -50,7 +53,7 @@ public enum SchemaValidator {
         try text.write(to: report, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: report) }
         let result: (status: Int32, output: String)
-        if format == "sarif" || format == "gitlab" || format == "json" {
+        if format == "sarif" || format == "gitlab" || own {
             let script = packageRoot.appendingPathComponent("Scripts/validate-report.py").path
             result = try run(["python3", script, format, report.path, schemaDirectory.path])
             if result.status == 127 { throw XCTSkip("python3 is not installed: cannot validate the \(format) report") }

@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupUnexpandedVariableRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-unexpanded-variable", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .certain(because: "A build-setting reference in a code literal is never expanded, whatever the unit's facts."),
         summary: "Code passes a keychain access group written with a build-setting reference such as $(AppIdentifierPrefix), which is never expanded in code.",
         rationale: """
         Xcode expands build settings in property lists (the entitlements, the Info.plist), never in Swift or \

@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupNotEntitledRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-not-entitled", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .certain(because: "The group's name is granted under no prefix at all (one granted under another prefix is code-group-wrong-prefix's, a Team-ID-like prefix not the unit's is code-group-foreign-prefix's), so the finding holds whatever the App ID prefix is."),
         summary: "Code passes a keychain access group that the entitlements of a target compiling it do not grant.",
         rationale: """
         A keychain query that names an access group succeeds only when the group is in the app's access-group list, \

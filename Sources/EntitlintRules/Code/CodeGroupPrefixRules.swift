@@ -5,7 +5,7 @@ import EntitlintCore
 struct CodeGroupMissingPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-missing-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .certain(because: "The code spells no prefix where the list has one: every call fails whatever the App ID prefix is."),
         summary: "Code passes a keychain access group without the App ID prefix that its entitlements give it.",
         rationale: """
         Xcode expands `$(AppIdentifierPrefix)` in the entitlements, but code must pass the whole string: \
@@ -56,7 +56,7 @@ struct CodeGroupMissingPrefixRule: ProjectRule {
 struct CodeGroupWrongPrefixRule: ProjectRule {
     static let description = RuleDescription(
         id: "code-group-wrong-prefix", severity: .error,
-        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .nothing,
+        category: .code, readsOnlyTheFile: false, precision: .medium, facts: .certain(because: "Decides in its own code: a finding is an error only when the prefix the entitlements grant is spelled in the file or the unit's App ID prefix is known, else a note saying it was assumed; the engine cannot decide it, since whether the file spells the prefix is a property of the granted entry, not of the unit, and one finding joins several units."),
         summary: "Code spells a keychain access group with an App ID prefix that is not the target's.",
         rationale: """
         Keychain groups carry the App ID prefix (keychain-access-groups.md section 6), and code that hard-codes it breaks when it \

@@ -5,7 +5,7 @@ import PropertyList
 struct AppClipAccessGroupsRule: Rule {
     static let description = RuleDescription(
         id: "app-clip-access-groups", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Any keychain-access-groups entry of an App Clip fails, whatever the App ID prefix is: the rule reads only whether the unit is a clip (its product type, its place in a built app, or its own entitlements)."),
         summary: "An App Clip with keychain-access-groups: any entry, its own App ID included, makes every keychain call of the clip fail.",
         rationale: """
         Every keychain call of an App Clip fails with `errSecRestrictedAPI` (-34020) unless the clip's whole \

@@ -4,7 +4,8 @@ import EntitlintCore
 struct DefaultGroupDriftRule: ReferenceRule {
     static let description = RuleDescription(
         id: "default-group-drift", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high,
+        facts: FactNeeds(certainWith: [.appIDPrefix], whenAssumed: .warning),
         summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores items in the default group, element 0 of the access-group \
@@ -18,7 +19,9 @@ struct DefaultGroupDriftRule: ReferenceRule {
         from the other, so a lock written with `--team-id --bundle-id` matches a hook run given neither, and a \
         symbolic `$(AppIdentifierPrefix)...` matches its expansion. An App ID prefix that was a guess (the Team ID \
         taken for it) gives way to a real one (a profile's, the entitlements', a setting's) on the other side. \
-        What stays in different forms is not compared. A unit is paired with the entry of its name, else, when \
+        What stays in different forms is not compared. A prefix change that rests on this unit's prefix only \
+        assumed (the Team ID taken for it, with the reference's a guess too) is a warning whose note says what \
+        was assumed: the team's real prefix may not have changed. A unit is paired with the entry of its name, else, when \
         renamed, with the entry of its bundle ID or of its file that no other unit takes: a renamed app whose \
         bundle ID changed too is a drift, not a new entry.
 
@@ -107,6 +110,15 @@ struct DefaultGroupDriftRule: ReferenceRule {
         ]
     )
 
+    /// How a finding that the App ID prefix changed says so: only such a finding rests on the
+    /// unit's App ID prefix (a reorder or a bundle-ID change holds whatever the prefix is), so only
+    /// it is capped while the prefix is assumed.
+    static let prefixChangeWords = " because the App ID prefix changed from "
+
+    func facts(behind finding: Finding) -> [FactKind] {
+        finding.message.contains(Self.prefixChangeWords) ? [.appIDPrefix] : []
+    }
+
     func check(_ context: UnitContext) -> [Finding] {
         guard let lock = context.lock, let (_, entry) = context.lockEntry,
               let current = context.accessGroups.defaultGroup,
@@ -121,7 +133,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
             case .bundleIDChange(let from, let to):
                 message += " because the bundle ID changed from \(from) to \(to): items saved without kSecAttrAccessGroup stay in \"\(old)\", the old App ID, which only a profile for \(from) allows; migrate them in code (read them from \"\(old)\" and save them again) before this ships\(relock)"
             case .prefixChange(let from, let to):
-                message += " because the App ID prefix changed from \(from) to \(to): items saved without kSecAttrAccessGroup stay in \"\(old)\", which cannot be kept (a profile of \(to) allows only \(to).* keychain groups); move the items into an app group (group.<name>) in a release signed with \(from) before the change\(relock)"
+                message += Self.prefixChangeWords + "\(from) to \(to): items saved without kSecAttrAccessGroup stay in \"\(old)\", which cannot be kept (a profile of \(to) allows only \(to).* keychain groups); move the items into an app group (group.<name>) in a release signed with \(from) before the change\(relock)"
             case .otherFirstGroup:
                 message += ": items saved without kSecAttrAccessGroup stay in \"\(old)\""
                 message += comparison.oldDefaultStillListed ? " and are lost once it leaves the list" : ", which is no longer in the list, so they are lost"

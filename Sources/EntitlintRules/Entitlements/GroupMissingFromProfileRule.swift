@@ -4,7 +4,7 @@ import EntitlintCore
 struct GroupMissingFromProfileRule: Rule {
     static let description = RuleDescription(
         id: "group-missing-from-profile", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Compares with the profile's own allowlist; a $(AppIdentifierPrefix) it expands is the profile's ApplicationIdentifierPrefix, which comes first in precedence: the prefix is assumed only with a profile that states none (Apple's profiles always state it)."),
         summary: "A keychain group that no entry of the profile's keychain-access-groups allows.",
         rationale: """
         The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every keychain group of the app \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct MissingTeamPrefixRule: Rule {
     static let description = RuleDescription(
         id: "missing-team-prefix", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "A group with no 10-character prefix matches no profile's allowlist whatever the App ID prefix is; the prefix only words the message of a prefix written in lower case."),
         summary: "A keychain access group with no prefix at all (no variable, no 10-character ID).",
         rationale: """
         The App ID prefix is what ties a keychain group to a team (keychain-access-groups.md section 2). A group without it never \

@@ -4,7 +4,7 @@ import EntitlintCore
 struct TokenGroupClaimedRule: Rule {
     static let description = RuleDescription(
         id: "token-group-claimed", severity: .error,
-        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Its only error is com.apple.token on macOS, which no profile can authorise whatever the unit's facts; the platform comes from the project, the profile or a built product, never assumed."),
         summary: "`com.apple.token` in keychain-access-groups: an error on macOS, where no profile can authorise it; a note elsewhere.",
         rationale: """
         `com.apple.token` is the read-only group of smart-card (CryptoTokenKit) items. Wherever it is listed, the \

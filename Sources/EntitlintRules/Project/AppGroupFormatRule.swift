@@ -5,7 +5,7 @@ import PropertyList
 struct AppGroupFormatRule: Rule {
     static let description = RuleDescription(
         id: "app-group-format", severity: .error,
-        category: .project, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .project, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Its only error is an iOS app group that does not start with group., which fails whatever a prefix variable expands to; the platform comes from the project or a built product, never assumed."),
         summary: "An app group that does not fit its platform's form: `group.<name>` on iOS; `group.<name>` or `<TeamID>.<name>` on macOS (a warning there).",
         rationale: """
         On iOS (and watchOS, tvOS, visionOS) every app group must start with `group.`; anything else is rejected when \

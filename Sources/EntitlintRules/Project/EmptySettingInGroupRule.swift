@@ -5,7 +5,7 @@ import PropertyList
 struct EmptySettingInGroupRule: Rule {
     static let description = RuleDescription(
         id: "empty-setting-in-group", severity: .error,
-        category: .project, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .project, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "The group is malformed after a setting that is empty in the configuration (its name part is empty, or starts or ends with a dot), whatever the App ID prefix in front of it is."),
         summary: "A keychain or app group left without a name by a build setting that is empty in this configuration.",
         rationale: """
         Xcode evaluates a build setting that no level defines as the empty string, without a warning (keychain-access-groups.md \

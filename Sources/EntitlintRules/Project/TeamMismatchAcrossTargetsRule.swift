@@ -5,7 +5,8 @@ import EntitlintCore
 struct TeamMismatchAcrossTargetsRule: ProjectRule {
     static let description = RuleDescription(
         id: "team-mismatch-across-targets", severity: .error,
-        category: .project, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.teamID]),
+        category: .project, readsOnlyTheFile: false, precision: .high,
+        facts: FactNeeds(needs: [.teamID], certainWith: [.appIDPrefix], whenAssumed: .warning),
         summary: "Targets that claim the same group but have different teams or App ID prefixes, so they can never share it.",
         rationale: """
         Keychain items cannot move between teams: a keychain access group is `PREFIX.name`, and the prefix is the \
@@ -15,7 +16,11 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
         another. Targets are compared within the same configuration (a Debug team may differ from a Release team), \
         and each finding names the other targets and their prefixes. The teams and prefixes compared are \
         the units' own (from the project, the configuration or the profile), never a group's first component; a \
-        unit whose prefix is unknown is not compared. Per-unit prefix errors are `team-prefix-mismatch`'s.
+        unit whose prefix is unknown is not compared. Per-unit prefix errors are `team-prefix-mismatch`'s. \
+        Targets of different teams never share a prefix; targets of one team differ only when a prefix is not \
+        the Team ID (a legacy prefix), which is certain only when both prefixes are known: while this target's \
+        prefix is only assumed to be its Team ID, the finding is a warning whose note says so, and a target \
+        whose assumed prefix is its team's own, the same team as this one, is not taken to differ.
 
         An app and the extensions, watch app or App Clip it embeds must be signed by one team: an app that \
         embeds a target of another team cannot be installed on a device or uploaded. When both teams come from \
@@ -56,6 +61,22 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
 
     func check(project units: [UnitContext]) -> [Finding] {
         sharingFindings(units) + embeddingFindings(units)
+    }
+
+    /// How a keychain finding that rests on the targets' App ID prefixes says so: targets of one
+    /// team, or of a team not known, whose prefixes differ. Only such a finding is capped while this
+    /// unit's prefix is assumed; one between teams known to differ holds whatever the prefixes are
+    /// (a prefix belongs to one team), and an app group's rests on the teams.
+    static let prefixWords = "targets of different App ID prefixes get different groups"
+
+    func facts(behind finding: Finding) -> [FactKind] {
+        finding.message.contains(Self.prefixWords) ? [.appIDPrefix] : []
+    }
+
+    /// Whether `a` and `b` are of two teams, both known.
+    static func teamsDiffer(_ a: SigningUnit, _ b: SigningUnit) -> Bool {
+        guard let x = a.teamID?.value, let y = b.teamID?.value else { return false }
+        return x != y
     }
 
     /// Apps that embed a target of another team in the same configuration, both teams set in the
@@ -126,16 +147,21 @@ struct TeamMismatchAcrossTargetsRule: ProjectRule {
             guard Set(list.map(\.prefix)).count > 1 else { continue }
             for claim in list {
                 let me = claim.context.unit
+                let keychain = claim.entry.origin == .keychainAccessGroups
                 let others = list.filter { o in
                     o.prefix != claim.prefix && o.context.unit.targetKey != me.targetKey
                         && (o.context.unit.origin?.configuration == nil || me.origin?.configuration == nil
                             || o.context.unit.origin?.configuration == me.origin?.configuration)
+                        // Another target's prefix assumed from the team both share does not differ for
+                        // sure: that target's own finding, capped while its prefix is assumed, says it.
+                        && (!keychain || o.context.unit.certainty(of: .appIDPrefix).isKnown || Self.teamsDiffer(me, o.context.unit))
                 }
                 guard !others.isEmpty else { continue }
                 let names = Array(Set(others.map { "\($0.context.unit.origin?.target ?? $0.context.unit.name) (\($0.prefix))" })).sorted()
                 let what: String
                 if claim.entry.origin == .keychainAccessGroups {
-                    what = "keychain access group \"\(claim.entry.value)\" is \"\(others[0].entry.value)\" for \(names.listed): targets of different teams or App ID prefixes get different groups and share nothing; sign them with the same team, or stop sharing"
+                    let byTeam = others.allSatisfy { Self.teamsDiffer(me, $0.context.unit) }
+                    what = "keychain access group \"\(claim.entry.value)\" is \"\(others[0].entry.value)\" for \(names.listed): \(byTeam ? "targets of different teams get different groups" : Self.prefixWords) and share nothing; sign them with the same team, or stop sharing"
                 } else {
                     what = "app group \"\(claim.entry.value)\" is also claimed by \(names.listed), of another team (this one is \(claim.prefix)): an app group belongs to one team, so they cannot share it; sign them with the same team"
                 }

@@ -5,7 +5,7 @@ import PropertyList
 struct APSEnvironmentMismatchRule: Rule {
     static let description = RuleDescription(
         id: "aps-environment-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Reads the entitlements file and the profile's own values (its kind and aps-environment), which are never assumed."),
         summary: "A push environment (aps-environment) that the profile kind cannot sign.",
         rationale: """
         `aps-environment` (macOS: `com.apple.developer.aps-environment`) is `development` or `production`, and a \

@@ -11,7 +11,7 @@ struct CertificateExpiredRule: ProfileRule {
 
     static let description = RuleDescription(
         id: "certificate-expired", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Reads only the profile's own certificates and dates."),
         summary: "Every developer certificate of a profile in use has expired (a warning when only some have).",
         rationale: """
         A profile lists in `DeveloperCertificates` the certificates allowed to sign with it (keychain-access-groups.md section 3). \

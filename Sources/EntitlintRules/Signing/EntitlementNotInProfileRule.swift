@@ -5,7 +5,7 @@ import PropertyList
 struct EntitlementNotInProfileRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-not-in-profile", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Compares the entitlements file's keys with the profile's own list, never with an assumed fact."),
         summary: "An entitlement the app claims that the profile's allowlist does not include.",
         rationale: """
         The profile's `Entitlements` dict is an allowlist (keychain-access-groups.md section 3.1): every key the app claims must be \

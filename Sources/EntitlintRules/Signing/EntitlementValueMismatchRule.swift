@@ -6,7 +6,7 @@ import Provisioning
 struct EntitlementValueMismatchRule: Rule {
     static let description = RuleDescription(
         id: "entitlement-value-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Compares with the profile's own values; a $(AppIdentifierPrefix) it expands is the profile's ApplicationIdentifierPrefix, which comes first in precedence: the prefix is assumed only with a profile that states none (Apple's profiles always state it)."),
         summary: "An entitlement value that the profile's allowlist does not permit.",
         rationale: """
         For a key the profile does include, the app's value must be allowed by the profile's (keychain-access-groups.md section \

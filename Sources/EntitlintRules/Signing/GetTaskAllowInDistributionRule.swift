@@ -6,7 +6,7 @@ import Provisioning
 struct GetTaskAllowInDistributionRule: Rule {
     static let description = RuleDescription(
         id: "get-task-allow-in-distribution", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing, securityScore: "7.5",
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Reads the entitlements file and the profile's kind or the signing certificate of a built product, which are never assumed."), securityScore: "7.5",
         summary: "get-task-allow true with an App Store, Ad Hoc, Enterprise or Developer ID profile, or in a binary signed with a distribution certificate.",
         rationale: """
         `get-task-allow` lets a debugger attach: development profiles allow it, distribution profiles set it to \

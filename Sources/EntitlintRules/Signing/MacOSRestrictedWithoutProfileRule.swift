@@ -5,7 +5,7 @@ import PropertyList
 struct MacOSRestrictedWithoutProfileRule: Rule {
     static let description = RuleDescription(
         id: "macos-restricted-without-profile", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Reads the platform, the signing settings of the configuration or the built product's embedded profile, which are never assumed."),
         summary: "A macOS app signed with keychain-access-groups or com.apple.application-identifier but no profile: a built bundle that embeds none, or a configuration that signs to run locally.",
         rationale: """
         On macOS, `keychain-access-groups` and `com.apple.application-identifier` are restricted entitlements: a \

@@ -5,7 +5,7 @@ import PropertyList
 struct ProfileAppIDMismatchRule: Rule {
     static let description = RuleDescription(
         id: "profile-app-id-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Compares only the part after the prefix: the bundle ID, which comes from stated sources, with the profile's App ID pattern and the file's App ID; a prefix of another team is team-prefix-mismatch's. Its own check that the bundle ID is independent of the values compared (not read back from the file or the profile) is about where the fact came from, not how certain it is."),
         summary: "The unit's bundle ID is not covered by its App ID: the entitlements' own application-identifier, or the profile's.",
         rationale: """
         The App ID is the App ID prefix, a dot and the bundle ID (keychain-access-groups.md section 2). A profile is for one App ID \

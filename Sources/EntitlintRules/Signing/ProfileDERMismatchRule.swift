@@ -10,7 +10,7 @@ struct ProfileDERMismatchRule: ProfileRule {
 
     static let description = RuleDescription(
         id: "profile-der-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Compares the profile's XML plist with its own DER copy."),
         summary: "A profile whose DER-Encoded-Profile disagrees with its XML plist, or cannot be decoded.",
         rationale: """
         Modern profiles carry their content twice: the XML plist, and `DER-Encoded-Profile`, a second CMS blob that \

@@ -5,7 +5,7 @@ import PropertyList
 struct ProfileExpiredRule: ProfileRule {
     static let description = RuleDescription(
         id: "profile-expired", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: FactNeeds(needs: [.profile]),
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(needs: [.profile], because: "Reads only the profile's own expiry date."),
         summary: "A provisioning profile in use whose ExpirationDate has passed.",
         rationale: """
         A profile is valid until its `ExpirationDate` (keychain-access-groups.md section 3). After it, Xcode and CI cannot sign \

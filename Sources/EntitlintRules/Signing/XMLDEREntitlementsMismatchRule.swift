@@ -5,7 +5,7 @@ import PropertyList
 struct XMLDEREntitlementsMismatchRule: Rule {
     static let description = RuleDescription(
         id: "xml-der-entitlements-mismatch", severity: .error,
-        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .nothing,
+        category: .signing, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Compares a built product's own signature: its XML and DER entitlements and its slices."),
         summary: "A binary whose XML (slot 5) and DER (slot 7) entitlements disagree, or whose slices disagree.",
         rationale: """
         A code signature carries the entitlements twice: the XML blob of slot 5 (`0xfade7171`) and the DER blob of \
