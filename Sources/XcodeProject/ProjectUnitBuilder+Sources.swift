@@ -19,6 +19,7 @@ extension ProjectUnitBuilder {
             }.compactMap { id in byID[id].map { t in (key: key + id, make: { codeList(t) }) } }
         })
         var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
+        sources.compilationConditions = CompilationFlags.swiftConditions(settings)
         if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
             sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")
         }
