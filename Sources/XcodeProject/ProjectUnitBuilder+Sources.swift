@@ -55,6 +55,9 @@ extension ProjectUnitBuilder {
                         break
                     }
                 }
+                if found == nil, let folder = catalog.packageBelow(project.synchronizedRoots, declaring: p.product) {
+                    found = catalog.product(p.product, package: folder)
+                }
                 if found == nil, let folder = project.packageFolders.first(where: { Paths.baseName($0) == p.product }),
                    case .missing(let shown) = catalog.manifest(folder) {
                     found = CodeList(missing: [shown])
