@@ -121,4 +121,35 @@ extension StringResolution {
         }
         return out.count == 1 ? out[0] : Outcome(value: nil, unknown: nil, alternatives: out)
     }
+
+    /// Resolves each candidate of a list; one result, or the values all agree, or unknown.
+    mutating func agreeing(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
+        var results: [Outcome] = []
+        for index in list {
+            guard !state.visiting.contains(index) else {
+                state.contextual += 1
+                return .unknown("\(shown) is defined in terms of itself")
+            }
+            state.visiting.insert(index)
+            let r = definition(index, depth: depth, state: &state)
+            state.visiting.remove(index)
+            results.append(r)
+            // Past the step budget every later candidate is unknown too: the list is ambiguous.
+            if state.steps > StringResolver.stepBudget || isExhausted, results.count < list.count {
+                var out = Outcome()
+                out.ambiguous = list.count
+                out.limit = isExhausted ? Self.exhausted : "too many steps to resolve"
+                return out
+            }
+        }
+        if results.count == 1 { return results[0] }
+        let values = Set(results.compactMap(\.value))
+        guard values.count == 1, results.allSatisfy({ $0.value != nil && $0.alternatives.isEmpty }) else {
+            var out = Outcome()
+            out.ambiguous = results.count
+            out.limit = results.lazy.compactMap(\.limit).first
+            return out
+        }
+        return results[0]
+    }
 }

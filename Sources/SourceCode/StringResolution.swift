@@ -266,44 +266,13 @@ public struct StringResolution {
         return list.count == 1 ? (.entry(list[0]), list) : (key, list)
     }
 
-    /// Resolves each candidate of a list; one result, or the values all agree, or unknown.
+    /// Resolves a list of candidates: chosen by the unit's conditions when some are defined in
+    /// `#if` branches (`conditioned`), else they must agree (`agreeing`).
     private mutating func candidates(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
         if list.contains(where: { resolver.entries[$0].definition.condition != nil }) {
             return conditioned(list, shown: shown, depth: depth, state: &state)
         }
         return agreeing(list, shown: shown, depth: depth, state: &state)
-    }
-
-    /// Resolves each candidate of a list; one result, or the values all agree, or unknown.
-    mutating func agreeing(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
-        var results: [Outcome] = []
-        for index in list {
-            guard !state.visiting.contains(index) else {
-                state.contextual += 1
-                return .unknown("\(shown) is defined in terms of itself")
-            }
-            let entry = resolver.entries[index]
-            state.visiting.insert(index)
-            let r = definition(index, depth: depth, state: &state)
-            state.visiting.remove(index)
-            results.append(r)
-            // Past the step budget every later candidate is unknown too: the list is ambiguous.
-            if state.steps > StringResolver.stepBudget || isExhausted, results.count < list.count {
-                var out = Outcome()
-                out.ambiguous = list.count
-                out.limit = isExhausted ? Self.exhausted : "too many steps to resolve"
-                return out
-            }
-        }
-        if results.count == 1 { return results[0] }
-        let values = Set(results.compactMap(\.value))
-        guard values.count == 1, results.allSatisfy({ $0.value != nil && $0.alternatives.isEmpty }) else {
-            var out = Outcome()
-            out.ambiguous = results.count
-            out.limit = results.lazy.compactMap(\.limit).first
-            return out
-        }
-        return results[0]
     }
 
     private func rendered(_ outcome: Outcome, _ shown: String) -> Outcome {
