@@ -198,24 +198,27 @@ public final class CodeIndex: @unchecked Sendable {
         let allowance = remainingWork
         lock.unlock()
         // Once the budget is spent, no index is built: every group is unknown, at that bound.
-        let resolver = allowance > 0 ? StringResolver(files: files, infoPlist: sources.infoPlist) : nil
+        let resolver = allowance > 0 ? StringResolver(files: files, infoPlist: sources.infoPlist, conditions: sources.compilationConditions) : nil
         var resolution = resolver.map { StringResolution($0, allowance: allowance - $0.buildWork) }
         var allResolved = true
         var cut: [CodeSite: String] = [:]
         for (path, source) in files {
             for site in source.groups {
-                var r = resolution?.resolve(site.value, in: path, line: site.line)
+                let whole = resolution?.resolve(site.value, in: path, line: site.line)
                     ?? ResolvedString(value: nil, unknown: StringResolution.exhausted, usesInfoPlist: false, isLiteralAtSite: false,
                                       steps: [], limit: StringResolution.exhausted)
-                if let limit = r.limit { cut[CodeSite(path: path, line: site.line, column: site.column)] = limit }
-                if site.api.hasPrefix("MSAL "), let name = r.value, AccessGroupList.splitPrefix(name).prefix == nil {
-                    // MSAL takes the group without its prefix and puts the App ID prefix (read
-                    // from the keychain at run time) before it, as Xcode does in the entitlements.
-                    r.value = "$(AppIdentifierPrefix)" + name
-                    r.steps.append("MSAL puts the App ID prefix before it")
+                // A value set: one use per possible value, at the same place.
+                for var r in whole.alternatives.isEmpty ? [whole] : whole.alternatives {
+                    if let limit = r.limit { cut[CodeSite(path: path, line: site.line, column: site.column)] = limit }
+                    if site.api.hasPrefix("MSAL "), let name = r.value, AccessGroupList.splitPrefix(name).prefix == nil {
+                        // MSAL takes the group without its prefix and puts the App ID prefix (read
+                        // from the keychain at run time) before it, as Xcode does in the entitlements.
+                        r.value = "$(AppIdentifierPrefix)" + name
+                        r.steps.append("MSAL puts the App ID prefix before it")
+                    }
+                    if r.value == nil { allResolved = false }
+                    code.groups.append(CodeGroupUse(path: path, line: site.line, column: site.column, api: site.api, resolved: r))
                 }
-                if r.value == nil { allResolved = false }
-                code.groups.append(CodeGroupUse(path: path, line: site.line, column: site.column, api: site.api, resolved: r))
             }
             for save in source.saves {
                 code.saves.append(CodeSave(path: path, line: save.line, column: save.column, api: save.api,

@@ -20,6 +20,10 @@ public struct UnitSources: Sendable, Hashable {
     /// `$(TeamIdentifierPrefix)` stay as written, for the unit's expander (code signing fills
     /// them in, not the build settings).
     public var infoPlist: [String: String]
+    /// The Swift compilation conditions this configuration sets (`SWIFT_ACTIVE_COMPILATION_CONDITIONS`
+    /// and `-D` flags of `OTHER_SWIFT_FLAGS`): what decides the code's `#if` branches; nil when
+    /// the project does not say them all (a missing xcconfig, a generated project).
+    public var compilationConditions: Set<String>?
 
     public init(files: [String] = [], missing: [String] = [], unscanned: [String] = [], infoPlistPath: String? = nil,
                 infoPlist: [String: String] = [:]) {

@@ -13,10 +13,26 @@ extension AccessReport {
         public var unknown: String?
         /// The group is in the unit's access-group list (nil when the group is not known).
         public var granted: Bool?
+        /// How the value was resolved, one step each, first the name written at the place:
+        /// `AppConstants.group (App/Constants.swift:12)`, `case .beta (App/Env.swift:8)`,
+        /// `Info.plist AppIdentifierPrefix`; empty for a literal written at the place.
+        public var chain: [String] = []
+        /// The `#if` condition this value is compiled under that the unit's build settings do
+        /// not decide: no rule checks it.
+        public var undecided: String?
 
         func escaped() -> CodeUse {
             CodeUse(group: group.map(OutputText.escape), place: OutputText.escape(place), api: OutputText.escape(api),
-                    unknown: unknown.map(OutputText.escape), granted: granted)
+                    unknown: unknown.map(OutputText.escape), granted: granted, chain: chain.map(OutputText.escape),
+                    undecided: undecided.map(OutputText.escape))
+        }
+
+        /// `from A (f:1), B (f:2)` and the undecided condition, for the text formats; empty when neither.
+        var how: String {
+            var parts: [String] = []
+            if !chain.isEmpty { parts.append("from " + chain.joined(separator: " -> ")) }
+            if let undecided { parts.append("only when \(undecided), which the build settings do not decide: not checked") }
+            return parts.joined(separator: "; ")
         }
     }
 
@@ -27,7 +43,8 @@ extension AccessReport {
         return code.groups.compactMap { use in
             let group = use.resolved.value.map { expander.expand($0).text }
             let entry = CodeUse(group: group, place: "\(use.path):\(use.line)", api: use.api, unknown: use.resolved.unknown,
-                                granted: group.map(list.contains))
+                                granted: use.resolved.undecided == nil ? group.map(list.contains) : nil, chain: use.resolved.steps,
+                                undecided: use.resolved.undecided)
             return seen.insert(entry).inserted ? entry : nil
         }
     }
@@ -47,6 +64,11 @@ enum AccessReportCode {
         let column = 6 + (code.map { label($0).count }.max() ?? 0) + 2
         for use in code {
             s += AccessReportText.line("    " + label(use), "\(use.place) (\(use.api))", column: column, indent: 6)
+            // One line per step of the chain, then the undecided condition, each cut to the width.
+            for step in use.chain { s += AccessReportText.clip("      <- " + step, AccessReportText.width) + "\n" }
+            if let undecided = use.undecided {
+                s += AccessReportText.clip("      only when \(undecided) (not decided by the build settings): not checked", AccessReportText.width) + "\n"
+            }
         }
         return s
     }
@@ -57,7 +79,8 @@ enum AccessReportCode {
         for use in code {
             let group = use.group.map { AccessReportMarkdown.code($0) + (use.granted == false ? " **(not granted)**" : "") }
                 ?? "built at run time (\(AccessReportMarkdown.escape(use.unknown ?? "not known")))"
-            s += "- \(group) — \(AccessReportMarkdown.code(use.place)), \(AccessReportMarkdown.escape(use.api))\n"
+            let how = use.how.isEmpty ? "" : " (\(AccessReportMarkdown.escape(use.how)))"
+            s += "- \(group) — \(AccessReportMarkdown.code(use.place)), \(AccessReportMarkdown.escape(use.api))\(how)\n"
         }
         return s + "\n"
     }
@@ -68,7 +91,8 @@ enum AccessReportCode {
         for use in code {
             let group = use.group.map { "<code>\(AccessReportHTML.escape($0))</code>" + (use.granted == false ? " <span class=\"none\">not granted</span>" : "") }
                 ?? "built at run time <span class=\"src\">\(AccessReportHTML.escape(use.unknown ?? ""))</span>"
-            s += "<li>\(group) <span class=\"src\">\(AccessReportHTML.escape(use.place)), \(AccessReportHTML.escape(use.api))</span></li>"
+            let how = use.how.isEmpty ? "" : " <span class=\"src\">\(AccessReportHTML.escape(use.how))</span>"
+            s += "<li>\(group) <span class=\"src\">\(AccessReportHTML.escape(use.place)), \(AccessReportHTML.escape(use.api))</span>\(how)</li>"
         }
         return s + "</ul>"
     }

@@ -1,5 +1,5 @@
 /// Reads the expression written in a token range as a `StringExpression`: literals, `+`,
-/// interpolation, `String(format:)` / `stringWithFormat:` with `%@`, `appending` /
+/// interpolation, ternaries and `switch` expressions (sets of values), `String(format:)` / `stringWithFormat:` with `%@`, `appending` /
 /// `stringByAppendingString:`, Info.plist reads, and (qualified) names. Anything else is
 /// `.unknown` with the text written there. Recursion is on sub-ranges only and stops at
 /// `maxDepth` levels (deeper parts are unknown), so the work is at most `maxDepth + 1` times the
@@ -63,6 +63,7 @@ struct ExpressionParser {
         guard lo < hi else { return .unknown("nothing") }
         guard depth <= ExpressionParser.maxDepth else { return .overLimit("an expression nested too deeply") }
         guard hi - lo <= ExpressionParser.maxTokens else { return .overLimit(ExpressionParser.tooLong) }
+        if let choice = ternary(lo, hi, depth: depth) { return choice }
         var hi = hi
         // Suffixes that keep the main expression: `as? T`, `as! T`, `as T`, `?? fallback`, `!`.
         var i = lo
@@ -95,6 +96,7 @@ struct ExpressionParser {
             return parse(lo + 2, hi - 1, depth: depth + 1)
         }
         if let plist = infoPlistRead(lo, hi) { return plist }
+        if swift, let cases = switchExpression(lo, hi, depth: depth) { return cases }
         if swift, src.isWord(lo, "String"), src.isPunct(lo + 1, UInt8(ascii: "(")), Int(src.tokens[lo + 1].partner) == hi - 1 {
             if src.isWord(lo + 2, "format"), src.isPunct(lo + 3, UInt8(ascii: ":")) {
                 return format(lo + 4, hi - 1, depth: depth)

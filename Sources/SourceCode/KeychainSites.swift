@@ -49,6 +49,9 @@ public indirect enum StringExpression: Sendable, Hashable {
     /// than 4,096 tokens, a statement that starts inside another one, a type nested too deep):
     /// unknown, and, unlike `unknown`, a bound the run reports.
     case overLimit(String)
+    /// One of several values (`ValueSets.swift`): the returns of a computed property, the two
+    /// sides of a ternary; at most `Alternative.maxValues`.
+    case alternatives([Alternative])
 }
 
 /// A place where code hands the keychain an access group.
@@ -98,12 +101,16 @@ public struct StringDefinition: Sendable, Hashable {
     /// For a local constant: the lines of the block it is visible in; nil for a file-level or
     /// type member constant (visible to the whole unit).
     public var scope: ClosedRange<Int>?
+    /// The `#if` condition the definition is compiled under (Swift), nil when it is not in one.
+    public var condition: CompilationCondition?
 
-    public init(path: [String], line: Int, value: StringExpression, scope: ClosedRange<Int>? = nil) {
+    public init(path: [String], line: Int, value: StringExpression, scope: ClosedRange<Int>? = nil,
+                condition: CompilationCondition? = nil) {
         self.path = path
         self.line = line
         self.value = value
         self.scope = scope
+        self.condition = condition
     }
 }
 
@@ -194,6 +201,13 @@ public struct ResolvedString: Sendable, Hashable {
     /// build settings are expanded in property lists, never in code, so the keychain gets that
     /// text as written.
     public var variableInCode: String?
+    /// When the expression has several possible values (the cases of a `switch`, the sides of a
+    /// ternary, `#if` branches): each, resolved on its own (its steps start with how the code
+    /// reaches it); `value` is then nil. At most `Alternative.maxValues`.
+    public var alternatives: [ResolvedString] = []
+    /// The `#if` condition this value is compiled under when the unit's build settings do not
+    /// decide it (a platform test, or settings not known): the value may never be built.
+    public var undecided: String?
 
     public init(value: String?, unknown: String?, usesInfoPlist: Bool, isLiteralAtSite: Bool, steps: [String], limit: String? = nil) {
         self.value = value

@@ -25,6 +25,8 @@ extension SiteExtractor {
             }
         case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
             return .concatenation(parts.map { classify($0, depth: depth + 1) })
+        case .alternatives(let list) where depth < ExpressionParser.maxDepth + 2:
+            return .alternatives(list.map { var a = $0; a.value = classify(a.value, depth: depth + 1); return a })
         default:
             return expression
         }
@@ -40,7 +42,8 @@ extension SiteExtractor {
     mutating func addDefinition(name: String, at i: Int, value: StringExpression, member: Bool) {
         let path = member ? typePath + [name] : [name]
         let value = member && blocks.last?.typeTooDeep == true ? .overLimit(SiteExtractor.typeTooDeep) : classify(value)
-        result.definitions.append(StringDefinition(path: path, line: Int(src.tokens[i].line), value: value))
+        result.definitions.append(StringDefinition(path: path, line: Int(src.tokens[i].line), value: value,
+                                                   condition: member ? conditions.effective : nil))
         let index = result.definitions.count - 1
         pending.append((.definition(index), typePath, localConstants(in: value)))
         if member {
@@ -59,6 +62,8 @@ extension SiteExtractor {
             return []
         case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
             return parts.reduce(into: Set<String>()) { $0.formUnion(localConstants(in: $1, depth: depth + 1)) }
+        case .alternatives(let list) where depth < ExpressionParser.maxDepth + 2:
+            return list.reduce(into: Set<String>()) { $0.formUnion(localConstants(in: $1.value, depth: depth + 1)) }
         default:
             return []
         }
@@ -90,6 +95,8 @@ extension SiteExtractor {
             return expression
         case .concatenation(let parts) where depth < ExpressionParser.maxDepth + 2:
             return .concatenation(parts.map { finish($0, path, locals, depth + 1) })
+        case .alternatives(let list) where depth < ExpressionParser.maxDepth + 2:
+            return .alternatives(list.map { var a = $0; a.value = finish(a.value, path, locals, depth + 1); return a })
         default:
             return expression
         }

@@ -162,7 +162,11 @@ extension SiteExtractor {
         }
         let member = atMemberLevel
         pendingParams = nil
-        if src.isPunct(j, UInt8(ascii: "=")) {
+        if src.isPunct(j, UInt8(ascii: "=")), member, isLet || isStatic || blocks.isEmpty, immediatelyInvoked(j + 1) {
+            // `static let x: String = { ... return ... }()`: its returns, as a getter's.
+            pendingGetter = typePath + [name]
+            pendingGetterToken = k
+        } else if src.isPunct(j, UInt8(ascii: "=")) {
             let extent = statementEnd(j + 1, conditional: conditional)
             let value = read(extent)
             if member, name == "accessGroup" { accessGroupProperties.append((k, typePath, classify(value))) }
@@ -190,6 +194,13 @@ extension SiteExtractor {
         } else {
             declareLocal(name, constant: false)
         }
+    }
+
+    /// `{ ... }()` starting at `i`: a closure called where it is written.
+    private func immediatelyInvoked(_ i: Int) -> Bool {
+        guard src.isPunct(i, UInt8(ascii: "{")) else { return false }
+        let close = Int(src.tokens[i].partner)
+        return close > i && src.isPunct(close + 1, UInt8(ascii: "(")) && Int(src.tokens[close + 1].partner) == close + 2
     }
 
     private mutating func enumCase(_ i: Int) {
@@ -222,7 +233,25 @@ extension SiteExtractor {
         guard let b = namedDepths.last, blocks[b].kind == .getter,
               !blocks[b].getterPath.isEmpty else { return }
         let extent = statementEnd(i + 1, conditional: false)
-        blocks[b].returns.append(extent)
+        guard blocks[b].returns.count <= Alternative.maxValues else { return }
+        blocks[b].returns.append(Return(extent: extent, condition: conditions.effective, label: returnLabel(i, from: blocks[b].open),
+                                        line: Int(src.tokens[i].line)))
+    }
+
+    /// How the code reaches the `return` at `i`: the nearest `case ...` / `default` before it in
+    /// the getter (at most 64 tokens back, not past the getter's `{`), else `return at line N`.
+    private func returnLabel(_ i: Int, from open: Int) -> String {
+        var k = i - 1
+        while k > open, k >= i - 64 {
+            if src.isWord(k, "case") || src.isWord(k, "default") {
+                var colon = k + 1
+                while colon < i, !src.isPunct(colon, UInt8(ascii: ":")) { colon = parser.skip(colon) }
+                return src.snippet(k, min(colon, i), limit: 40)
+            }
+            if src.isWord(k, "return") { break }
+            k -= 1
+        }
+        return "return at line \(src.tokens[i].line)"
     }
 
     /// The value of a computed `String` property: its one `return` (a local constant returned,
@@ -232,8 +261,16 @@ extension SiteExtractor {
         var value: StringExpression
         switch block.returns.count {
         case 0: value = block.open >= 0 && block.close > block.open ? read(block.open + 1, block.close) : .unknown("an empty getter")
-        case 1: value = read(block.returns[0])
-        default: value = .unknown("a computed property with several returns")
+        case 1: value = read(block.returns[0].extent)
+        case ...Alternative.maxValues:
+            // Each `return` is a possible value (a `switch self` over an enum's cases, `#if`
+            // branches, an `if`); `return nil` gives no group and is left out.
+            var list: [Alternative] = []
+            for r in block.returns where !(r.extent.end == r.extent.lo + 1 && src.isWord(r.extent.lo, "nil")) {
+                list.append(Alternative(label: r.label, condition: r.condition, line: r.line, value: read(r.extent)))
+            }
+            value = list.count == 1 ? list[0].value : .alternatives(list)
+        default: value = .unknown("a computed property with more than \(Alternative.maxValues) returns")
         }
         if block.typeTooDeep { value = .overLimit(SiteExtractor.typeTooDeep) }
         if case .reference(let names) = value, names.count == 1, block.locals[names[0]] == true,
@@ -245,7 +282,8 @@ extension SiteExtractor {
         value = classify(value)
         typeConstants[path, default: []].insert(name)
         if name == "accessGroup" { accessGroupProperties.append((block.getterToken, path, value)) }
-        result.definitions.append(StringDefinition(path: block.getterPath, line: Int(src.tokens[block.getterToken].line), value: value))
+        result.definitions.append(StringDefinition(path: block.getterPath, line: Int(src.tokens[block.getterToken].line), value: value,
+                                                   condition: conditions.effective))
         pending.append((.definition(result.definitions.count - 1), path, []))
     }
 }

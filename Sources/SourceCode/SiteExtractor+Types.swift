@@ -27,7 +27,7 @@ extension SiteExtractor {
         var getterPath: [String] = []
         /// The token of the computed property's name.
         var getterToken = 0
-        var returns: [Extent] = []
+        var returns: [Return] = []
         var stringEnum = false
         /// Locals holding a Locksmith 1.x `LocksmithRequest(...)`.
         var locksmithRequests: Set<String> = []
@@ -36,6 +36,15 @@ extension SiteExtractor {
     /// A site or definition whose value names something the file's later text may classify:
     /// a stored property of the enclosing type (`self.x`, or `x` declared below the use).
     enum Pending { case group(Int), definition(Int) }
+
+    /// A `return` of a computed property: its expression, the `#if` condition it is compiled
+    /// under, and how the code reaches it (`case .beta`), for messages.
+    struct Return {
+        var extent: Extent
+        var condition: CompilationCondition?
+        var label: String
+        var line: Int
+    }
 
     /// Where a statement read from a token ends (the token after it), and, when it is not to be
     /// read, why (`limit`: longer than `maxUnits` units, or starting inside a statement already read).

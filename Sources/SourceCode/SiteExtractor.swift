@@ -60,6 +60,8 @@ struct SiteExtractor {
     var pendingGetter: [String]?
     var pendingGetterToken = 0
     var importsKeychainAccess = false
+    /// The `#if` branches open at the current token (Swift).
+    var conditions = ConditionStack()
     /// `SecItemAdd` calls with a known query, decided at the end of the file.
     var pendingSaves: [(Int, QueryState)] = []
     /// Types (by path) whose declaration or an extension in this file adopts a Locksmith storable
@@ -134,6 +136,8 @@ struct SiteExtractor {
                     pendingParams = nil
                     pendingGetter = nil
                     methodStart = -1
+                case UInt8(ascii: "#"):
+                    if swift { conditions.apply(src, at: i) }
                 case UInt8(ascii: "-"), UInt8(ascii: "+"):
                     if !swift, src.isPunct(i + 1, UInt8(ascii: "(")), i == 0 || src.tokens[i - 1].line < t.line { methodStart = i }
                 default:

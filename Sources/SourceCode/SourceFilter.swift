@@ -125,6 +125,7 @@ extension StringExpression {
             switch e {
             case .reference(let path): names.formUnion(path.map { $0.hasSuffix("()") ? String($0.dropLast(2)) : $0 })
             case .concatenation(let parts): stack.append(contentsOf: parts)
+            case .alternatives(let list): stack.append(contentsOf: list.map(\.value))
             case .literal, .infoPlist, .unknown, .overLimit: break
             }
         }

@@ -12,6 +12,10 @@ struct Outcome {
     var ambiguous: Int?
     /// A string literal of the code, part of the value, that holds a build-setting reference.
     var variableInCode: String?
+    /// Several possible values (`ValueSets.swift`), each one flat outcome; `value` is then nil.
+    var alternatives: [Outcome] = []
+    /// The `#if` condition this value is compiled under that the unit's settings do not decide.
+    var undecided: String?
 
     static func unknown(_ why: String) -> Outcome { Outcome(value: nil, unknown: why) }
     static func limited(_ why: String) -> Outcome { Outcome(value: nil, unknown: why, limit: why) }
@@ -83,6 +87,18 @@ public struct StringResolution {
     public mutating func resolve(_ expression: StringExpression, in path: String, line: Int) -> ResolvedString {
         var state = State()
         let outcome = resolve(expression, file: path, line: line, context: [], depth: 0, state: &state)
+        if !outcome.alternatives.isEmpty {
+            var resolved = ResolvedString(value: nil, unknown: "one of \(outcome.alternatives.count) possible values", usesInfoPlist: false,
+                                          isLiteralAtSite: false, steps: [])
+            resolved.alternatives = outcome.alternatives.map { one in
+                var r = ResolvedString(value: one.value, unknown: one.value == nil ? (one.unknown ?? "unknown") : nil, usesInfoPlist: one.usesInfoPlist,
+                                       isLiteralAtSite: false, steps: one.steps, limit: one.value == nil ? one.limit : nil)
+                if one.value != nil { r.variableInCode = one.variableInCode }
+                r.undecided = one.undecided
+                return r
+            }
+            return resolved
+        }
         var isLiteral = false
         if case .literal = expression { isLiteral = true }
         var resolved = ResolvedString(value: outcome.value, unknown: outcome.value == nil ? (outcome.unknown ?? "unknown") : nil,
@@ -93,13 +109,13 @@ public struct StringResolution {
     }
 
     /// Counts `n` units of work; false once the allowance is used up.
-    private mutating func charge(_ n: Int = 1) -> Bool {
+    mutating func charge(_ n: Int = 1) -> Bool {
         work += n
         if work > allowance { isExhausted = true }
         return !isExhausted
     }
 
-    private mutating func resolve(_ expression: StringExpression, file: String, line: Int, context: ArraySlice<String>, depth: Int,
+    mutating func resolve(_ expression: StringExpression, file: String, line: Int, context: ArraySlice<String>, depth: Int,
                                   nesting: Int = 0, state: inout State) -> Outcome {
         state.steps += 1
         guard charge() else {
@@ -129,11 +145,16 @@ public struct StringResolution {
             guard let value = resolver.infoPlist[key] else { return .unknown("Info.plist has no entry \(key)") }
             guard value.utf8.count <= StringResolver.maxValueBytes else { return .limited(tooLong) }
             return Outcome(value: value, unknown: nil, usesInfoPlist: true, steps: ["Info.plist \(key)"])
+        case .alternatives(let list):
+            return alternatives(list, file: file, line: line, context: context, depth: depth, nesting: nesting, state: &state)
         case .concatenation(let parts):
             var out = Outcome(value: "")
             var bytes = 0
             for (n, part) in parts.enumerated() {
                 let r = resolve(part, file: file, line: line, context: context, depth: depth, nesting: nesting + 1, state: &state)
+                if !r.alternatives.isEmpty {
+                    return joined(parts, file: file, line: line, context: context, depth: depth, nesting: nesting, state: &state)
+                }
                 guard let piece = r.value else {
                     var unknown = Outcome.unknown("part \(n + 1) is unknown: \(r.unknown ?? "unknown")")
                     unknown.limit = r.limit
@@ -245,39 +266,13 @@ public struct StringResolution {
         return list.count == 1 ? (.entry(list[0]), list) : (key, list)
     }
 
-    /// Resolves each candidate of a list; one result, or the values all agree, or unknown.
+    /// Resolves a list of candidates: chosen by the unit's conditions when some are defined in
+    /// `#if` branches (`conditioned`), else they must agree (`agreeing`).
     private mutating func candidates(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
-        var results: [Outcome] = []
-        for index in list {
-            guard !state.visiting.contains(index) else {
-                state.contextual += 1
-                return .unknown("\(shown) is defined in terms of itself")
-            }
-            let entry = resolver.entries[index]
-            state.visiting.insert(index)
-            var r = resolve(entry.definition.value, file: entry.file, line: entry.definition.line,
-                            context: entry.definition.path.dropLast(), depth: depth + 1, state: &state)
-            state.visiting.remove(index)
-            r.steps.insert("\(entry.definition.path.joined(separator: ".")) (\(entry.file):\(entry.definition.line))", at: 0)
-            if r.steps.count > StringResolver.maxKeptSteps { r.steps.removeLast() }
-            results.append(r)
-            // Past the step budget every later candidate is unknown too: the list is ambiguous.
-            if state.steps > StringResolver.stepBudget || isExhausted, results.count < list.count {
-                var out = Outcome()
-                out.ambiguous = list.count
-                out.limit = isExhausted ? Self.exhausted : "too many steps to resolve"
-                return out
-            }
+        if list.contains(where: { resolver.entries[$0].definition.condition != nil }) {
+            return conditioned(list, shown: shown, depth: depth, state: &state)
         }
-        if results.count == 1 { return results[0] }
-        let values = Set(results.compactMap(\.value))
-        guard values.count == 1, results.allSatisfy({ $0.value != nil }) else {
-            var out = Outcome()
-            out.ambiguous = results.count
-            out.limit = results.lazy.compactMap(\.limit).first
-            return out
-        }
-        return results[0]
+        return agreeing(list, shown: shown, depth: depth, state: &state)
     }
 
     private func rendered(_ outcome: Outcome, _ shown: String) -> Outcome {

@@ -34,13 +34,17 @@ public struct StringResolver: Sendable {
     let entries: [Entry]
     let index: DefinitionIndex
     let infoPlist: [String: String]
+    /// The unit's active compilation conditions (`#if` flags), nil when not known.
+    let conditions: Set<String>?
     /// The unit's type aliases by name: what each names and where; nil for a name that several
     /// aliases give different targets (not followed).
     let aliases: [String: (target: [String], file: String, line: Int)?]
 
     /// `files`: each scanned file of the unit with its path as shown in messages;
-    /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings.
-    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String]) {
+    /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings;
+    /// `conditions`: its active compilation conditions (nil: not known, every `#if` undecided).
+    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String], conditions: Set<String>? = nil) {
+        self.conditions = conditions
         var entries: [Entry] = []
         for (path, source) in files {
             for definition in source.definitions where !definition.path.isEmpty {

@@ -70,6 +70,9 @@ public struct PBXProject: Sendable {
     /// Folder references that may be local Swift packages (`PBXReader.packageFolders`), read
     /// only when a target links a product whose package the project does not name.
     var packageFolders: [String] = []
+    /// The project's file-system synchronised folders (Xcode 16), read under the same condition:
+    /// a local package inside one may be linked by product alone (`SourceCatalog.packageBelow`).
+    var synchronizedRoots: [String] = []
 }
 
 extension PBXProject {
@@ -242,6 +245,7 @@ struct PBXReader {
                               defaultConfiguration: projectDefault, targets: targets, problems: problems)
         if targets.contains(where: { $0.code.products.contains { $0.package == .unnamed } }) {
             read.packageFolders = packageFolders(directory: directory)
+            read.synchronizedRoots = synchronizedRoots(directory: directory)
         }
         return read
     }

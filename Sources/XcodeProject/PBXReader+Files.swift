@@ -151,4 +151,16 @@ extension PBXReader {
         }
         return out
     }
+
+    /// The folders of every file-system synchronised root group of the project (Xcode 16),
+    /// whether a target compiles them or not, at most `maxPackageProducts`.
+    mutating func synchronizedRoots(directory: String) -> [String] {
+        var out: [String] = []
+        for entry in objects.entries where out.count < Self.maxPackageProducts {
+            guard let dict = entry.value.dict, dict["isa"]?.string == "PBXFileSystemSynchronizedRootGroup",
+                  case .success(let folder) = path(of: entry.key, directory: directory) else { continue }
+            out.append(folder)
+        }
+        return out
+    }
 }

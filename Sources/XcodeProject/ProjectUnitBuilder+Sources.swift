@@ -19,6 +19,7 @@ extension ProjectUnitBuilder {
             }.compactMap { id in byID[id].map { t in (key: key + id, make: { codeList(t) }) } }
         })
         var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
+        sources.compilationConditions = CompilationFlags.swiftConditions(settings)
         if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
             sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")
         }
@@ -53,6 +54,9 @@ extension ProjectUnitBuilder {
                         found = catalog.product(p.product, package: folder)
                         break
                     }
+                }
+                if found == nil, let folder = catalog.packageBelow(project.synchronizedRoots, declaring: p.product) {
+                    found = catalog.product(p.product, package: folder)
                 }
                 if found == nil, let folder = project.packageFolders.first(where: { Paths.baseName($0) == p.product }),
                    case .missing(let shown) = catalog.manifest(folder) {

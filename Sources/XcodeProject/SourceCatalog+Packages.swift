@@ -84,3 +84,27 @@ extension SourceCatalog {
         }
     }
 }
+
+extension SourceCatalog {
+    /// A local package linked by product alone from a project whose synchronised folders hold it
+    /// (Xcode 16: the product dependency names no `XCLocalSwiftPackageReference`): the one folder
+    /// below `roots`, at most three levels down, whose `Package.swift` declares `product`; nil
+    /// when none or several do. At most 64 manifests are looked at per root.
+    func packageBelow(_ roots: [String], declaring product: String) -> String? {
+        var found: [String] = []
+        for root in roots where !files.isOutside(root) && files.kind(root) == .directory {
+            let abs = files.absolute(root)
+            let prefix = abs.hasSuffix("/") ? abs : abs + "/"
+            let key = "Package.swift@" + abs
+            let manifests = walks[key] ?? files.walk(abs) { path in
+                Paths.baseName(path) == "Package.swift" && path.hasPrefix(prefix) && path.dropFirst(prefix.count).split(separator: "/").count <= 4
+            }.prefix(64).map { $0 }
+            walks[key] = manifests
+            for path in manifests {
+                let folder = Paths.directoryName(path)
+                if case .found(let m) = manifest(folder), m.product(named: product) != nil, !found.contains(folder) { found.append(folder) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+}

@@ -38,7 +38,8 @@ final class SourceCatalog: @unchecked Sendable {
     var targetBudgetText: String { "Swift package targets: more than \(budgets.targets) listed in the run (limit SourceCatalog.maxPackageTargets)" }
 
     let files: ProjectFiles
-    private var walks: [String: [String]] = [:]
+    /// Files found by walking each folder (code files; `Package.swift@`-keyed: manifests).
+    var walks: [String: [String]] = [:]
     /// By package folder as written (normalised, usable from the current folder).
     private var manifests: [String: ManifestResult] = [:]
     private var products: [String: CodeList] = [:]

@@ -57,11 +57,14 @@ final class RealSourcesTests: XCTestCase {
         let wireguard = try scanned(keychain)
         XCTAssertEqual(wireguard.groups.map(\.value), [.reference(["FileManager", "appGroupId"])])
         XCTAssertEqual(wireguard.saves, [], "one query gets a group below its literal, the other comes from a helper")
-        // FileManager.appGroupId is a computed property with a return per platform: unknown.
+        // FileManager.appGroupId is a computed property with a return per platform: two possible
+        // values, each under an `os(...)` test the build settings do not decide (no rule checks them).
         let unit = try resolved([keychain, "ProtonVPN+ios-mac-app/libraries/WireguardExtension/WG/Shared/FileManager+Extension.swift",
                                  "ProtonVPN+ios-mac-app/libraries/WireguardExtension/WGConstants.swift",
                                  "ProtonVPN+ios-mac-app/apps/ios/ProtonVPN/Scenes/Common/Constants/AppConstants.swift"])
-        XCTAssertEqual(unit[keychain]?.map(\.unknown), ["a computed property with several returns"])
+        XCTAssertEqual(unit[keychain]?.map(\.unknown), ["one of 2 possible values"])
+        XCTAssertEqual(unit[keychain]?.first?.alternatives.map(\.undecided), ["os(iOS)", "!os(iOS) && os(macOS)"])
+        XCTAssertEqual(unit[keychain]?.first?.alternatives.last?.value, "Not used on mac")
     }
 
     func testMSALTestApp() throws {

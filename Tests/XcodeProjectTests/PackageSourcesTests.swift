@@ -154,6 +154,33 @@ final class PackageSourcesTests: XCTestCase, UnitSourcesTesting {
         XCTAssertEqual(again.missing, [])
     }
 
+    func testALocalPackageInASynchronisedFolderLinkedByProductAloneIsFollowed() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        var o = Objects()
+        // Xcode 16: a synchronised folder that no target compiles holds the package; the app's
+        // product dependency names no package reference.
+        let packages = o.id()
+        o.text += "\t\t\(packages) = {isa = PBXFileSystemSynchronizedRootGroup; path = Packages; sourceTree = \"<group>\"; };\n"
+        let products = o.products([("CoreKit", nil, nil)])
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: Self.appSettings, synchronizedFolders: [("App", [])], extraEntries: products)]
+        p.extraObjects = o.text
+        p.extraMainGroupChildren = [packages]
+        try p.write(to: root)
+        try Fixture.write("//\n", "App/Main.swift", in: root)
+        try Fixture.write("//\n", "Packages/Core/Sources/Core/Core.swift", in: root)
+        let unnamed = "Swift package product CoreKit: its package is not named by the project"
+        XCTAssertEqual(try sources(try Fixture.lint([root.path]), "App (Release)").unscanned, [unnamed])
+        let manifest = "import PackageDescription\nlet package = Package(name: \"Core\", products: [.library(name: \"CoreKit\", targets: [\"Core\"])], targets: [.target(name: \"Core\")])\n"
+        try Fixture.write(manifest, "Packages/Core/Package.swift", in: root)
+        let followed = try sources(try Fixture.lint([root.path]), "App (Release)")
+        XCTAssertEqual(followed.files, absolute(root, ["App/Main.swift", "Packages/Core/Sources/Core/Core.swift"]))
+        XCTAssertEqual(followed.unscanned, [])
+        // Two packages there declaring the product: which one is linked is not known.
+        try Fixture.write(manifest, "Packages/Copy/Package.swift", in: root)
+        XCTAssertEqual(try sources(try Fixture.lint([root.path]), "App (Release)").unscanned, [unnamed])
+    }
+
     func testAPackageChainIsFollowedToABoundAndEachManifestIsReadOnce() throws {
         let root = try Fixture.temporaryDirectory(self)
         let depth = SourceCatalog.maxPackageDepth + 4

@@ -42,6 +42,11 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    }
                                    """#]),
             ], comment: "Objective-C: a macro names a group the app does not list."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Keychain.swift": channelHelper]),
+            ], comment: "A computed property returns a group per case: each is checked, and the beta channel's group is not granted."),
         ],
         nonTriggering: [
             .project([
@@ -73,6 +78,23 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    }
                                    """#]),
             ], comment: "A group the code receives at run time is not known: nothing is claimed."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Keychain.swift": #"""
+                                   enum Keychain {
+                                       static let group: String = {
+                                           #if BETA
+                                           return "ABCDE12345.com.example.beta"
+                                           #else
+                                           return "ABCDE12345.com.example.shared"
+                                           #endif
+                                       }()
+                                   }
+
+                                   let query: [String: Any] = [kSecAttrAccessGroup as String: Keychain.group]
+                                   """#]),
+            ], comment: "An `#if` branch whose condition the build settings do not decide (here none are known) is not checked."),
         ]
     )
 
@@ -85,6 +107,22 @@ struct CodeGroupNotEntitledRule: ProjectRule {
         let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                                     ↓kSecAttrAccessGroup as String: Groups.shared,
                                     kSecValueData as String: data]
+        SecItemAdd(query as CFDictionary, nil)
+    }
+    """#
+
+    static let channelHelper = #"""
+    enum Keychain {
+        static var group: String {
+            switch Build.channel {
+            case .store: return "ABCDE12345.com.example.shared"
+            case .beta: return "ABCDE12345.com.example.beta"
+            }
+        }
+    }
+
+    func save(_ data: Data) {
+        let query: [String: Any] = [↓kSecAttrAccessGroup as String: Keychain.group, kSecValueData as String: data]
         SecItemAdd(query as CFDictionary, nil)
     }
     """#

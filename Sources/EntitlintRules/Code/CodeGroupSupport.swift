@@ -80,7 +80,9 @@ enum CodeGroups {
         for context in units {
             guard let code = context.code else { continue }
             for use in code.groups {
-                guard let value = use.resolved.value else { continue }
+                // A value compiled only under an `#if` the unit's settings do not decide may
+                // never be built: no rule reports on it (the report lists it as undecided).
+                guard let value = use.resolved.value, use.resolved.undecided == nil else { continue }
                 if let literal = use.resolved.variableInCode {
                     out.append(CodeGroupCheck(context: context, use: use, group: value, standing: .variableInCode(literal)))
                     continue
