@@ -46,7 +46,8 @@ struct BundleUnitReader {
     }
 
     /// One bundle at `path` inside `storage`, then its nested bundles.
-    mutating func bundle(_ storage: BundleStorage, _ path: String, kind: BuiltArtifactFacts.BundleKind, depth: Int) {
+    mutating func bundle(_ storage: BundleStorage, _ path: String, kind: BuiltArtifactFacts.BundleKind, depth: Int,
+                         watch: WatchContext? = nil) {
         bundles += 1
         guard bundles <= maxBundles else {
             if bundles == maxBundles + 1 { fail(storage.shown(""), "more than \(maxBundles) bundles: the rest are not read") }
@@ -74,6 +75,7 @@ struct BundleUnitReader {
                 let file = try storage.machO(executable, maxBlob: limits.maxBytes)
                 formUnit(name: name, executableShown: executableShown, file: file, info: info.bundleID, profile: profile,
                          hasProfile: hasProfile, platform: macOS ? .macOS : .iOS, kind: kind, bundleShown: bundleShown)
+                if let watch, watch.inWatch { note(watch, onUnitOf: bundleShown) }
             } catch {
                 fail(executableShown, error.reason, unit: name)
             }
@@ -82,7 +84,8 @@ struct BundleUnitReader {
         }
 
         guard depth < Self.maxDepth else { return }
-        nestedBundles(storage, in: contents, depth: depth)
+        nestedBundles(storage, in: contents, depth: depth,
+                      watch: watch ?? (!macOS && kind == .app ? phoneApp(bundleShown) : nil))
     }
 
     /// The bundle's Info.plist: its bundle ID and executable name, both nil when it is missing or
@@ -140,7 +143,9 @@ struct BundleUnitReader {
 
     /// The bundles nested in `contents` (app and ExtensionKit extensions, watch apps, App Clips,
     /// login items), each read one level deeper.
-    private mutating func nestedBundles(_ storage: BundleStorage, in contents: String, depth: Int) {
+    /// `watch`: the iPhone app this bundle is (read for its `Watch/` folder), or the watch app it
+    /// is in (passed on to what it nests).
+    private mutating func nestedBundles(_ storage: BundleStorage, in contents: String, depth: Int, watch: WatchContext?) {
         let nested: [(String, String, BuiltArtifactFacts.BundleKind)] = [
             ("PlugIns", ".appex", .appExtension), ("Extensions", ".appex", .extensionKit), ("Watch", ".app", .watchApp),
             ("AppClips", ".app", .appClip), ("Library/LoginItems", ".app", .app),
@@ -149,7 +154,13 @@ struct BundleUnitReader {
             let dir = join(contents, folder)
             guard storage.isDirectory(dir) else { continue }
             for child in storage.children(dir) where child.lowercased().hasSuffix(ext) && storage.isDirectory(join(dir, child)) {
-                bundle(storage, join(dir, child), kind: nestedKind, depth: depth + 1)
+                var inWatch = watch?.inWatch == true ? watch : nil
+                if folder == "Watch", var w = watch, !w.inWatch {
+                    w.inWatch = true
+                    w.synchronizable = Self.mentionsSynchronizable(storage, join(dir, child))
+                    inWatch = w
+                }
+                bundle(storage, join(dir, child), kind: nestedKind, depth: depth + 1, watch: inWatch)
             }
         }
     }

@@ -51,6 +51,16 @@ public struct BuiltArtifactFacts: Sendable, Hashable {
     public var signingCertificate: CertificateFact? = nil
     /// Why the CMS signature (slot `0x10000`) could not be read, when it could not.
     public var signatureError: String? = nil
+    /// For a bundle in an iPhone app's `Watch/` folder (the watch app and the bundles nested in
+    /// it): the iPhone app's bundle as shown.
+    public var embeddingPhoneApp: String? = nil
+    /// The concrete keychain groups the embedding iPhone app is signed with, by value: true for
+    /// its App ID (`application-identifier`), false for an element of `keychain-access-groups`.
+    public var embeddingPhoneAppGroups: [String: Bool] = [:]
+    /// For a bundle in a watch app: whether some file of the watch app's bundle (its executable,
+    /// extensions and frameworks) mentions synchronizable items (`kSecAttrSynchronizable`, a
+    /// wrapper's `synchronizable`); nil when not every file of it could be read within bounds.
+    public var watchMentionsSynchronizable: Bool? = nil
 
     /// Signed, but with no certificate: `codesign -s -`, or a linker's signature.
     public var isAdHocSigned: Bool { isSigned && signingCertificate == nil && signatureError == nil }

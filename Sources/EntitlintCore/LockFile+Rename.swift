@@ -32,21 +32,42 @@ extension LockFile {
     /// units), the pair, unit name -> entry name. A unit renamed together with its bundle ID and
     /// its file leaves exactly this trace; with two of either in a place, which goes with which is
     /// not known, and nothing is paired.
+    ///
+    /// An entry that records no file (a lock written before entries did) is covered only when the
+    /// run walked the lock file's folder, so its place is that whole walk: it pairs with a unit
+    /// only when that unit is the run's only new unit of its configuration, the entry the only
+    /// orphaned entry without a file of that configuration, and no orphaned entry with a file lies
+    /// in the unit's folder (which could be the unit's own past). One pass over each list.
     public func likelyRenames(newUnits: [SigningUnit], orphans: [String], cwd: String) -> [String: String] {
         var unitsByPlace: [String: [String]] = [:]
+        var unitsByConfiguration: [Substring: [(name: String, folder: String)]] = [:]
         for u in newUnits where units[u.name] == nil {
             let folder = Paths.directoryName(Paths.absolute(u.entitlementsPath, cwd: cwd))
-            unitsByPlace[folder + "\u{0}" + Self.configurationSuffix(of: u.name), default: []].append(u.name)
+            let configuration = Self.configurationSuffix(of: u.name)
+            unitsByPlace[folder + "\u{0}" + configuration, default: []].append(u.name)
+            unitsByConfiguration[configuration, default: []].append((u.name, folder))
         }
         var entriesByPlace: [String: [String]] = [:]
+        var filelessByConfiguration: [Substring: [String]] = [:]
+        var foldersWithEntries = Set<String>()
         for name in orphans {
-            guard let entry = units[name], let file = file(of: entry, cwd: cwd) else { continue }
+            guard let entry = units[name] else { continue }
+            guard let file = file(of: entry, cwd: cwd) else {
+                filelessByConfiguration[Self.configurationSuffix(of: name), default: []].append(name)
+                continue
+            }
+            foldersWithEntries.insert(Paths.directoryName(file))
             entriesByPlace[Paths.directoryName(file) + "\u{0}" + Self.configurationSuffix(of: name), default: []].append(name)
         }
         var out: [String: String] = [:]
         for (place, names) in unitsByPlace where names.count == 1 {
             guard let entries = entriesByPlace[place], entries.count == 1 else { continue }
             out[names[0]] = entries[0]
+        }
+        for (configuration, entries) in filelessByConfiguration where entries.count == 1 {
+            guard let candidates = unitsByConfiguration[configuration], candidates.count == 1,
+                  out[candidates[0].name] == nil, !foldersWithEntries.contains(candidates[0].folder) else { continue }
+            out[candidates[0].name] = entries[0]
         }
         return out
     }
@@ -59,7 +80,9 @@ extension LockFile {
 
     /// The note a finding about a likely rename carries.
     public func likelyRenameNote(unit: String, entry: String) -> String {
-        let file = units[entry]?.entitlements.map { " (\($0))" } ?? ""
-        return "compared with lock entry \"\(entry)\"\(file) as a likely rename: \"\(unit)\" is the only new unit of its folder, and \"\(entry)\" the only entry there that matches no unit"
+        guard let file = units[entry]?.entitlements else {
+            return "compared with lock entry \"\(entry)\" as a likely rename: \"\(unit)\" is the only new unit of this run, and \"\(entry)\" the only entry recording no file that matches no unit"
+        }
+        return "compared with lock entry \"\(entry)\" (\(file)) as a likely rename: \"\(unit)\" is the only new unit of its folder, and \"\(entry)\" the only entry there that matches no unit"
     }
 }

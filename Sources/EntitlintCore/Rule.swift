@@ -52,8 +52,15 @@ public struct RuleExample: Sendable, Hashable {
         /// The common name of the certificate that signed the binary (the CMS signature, slot
         /// `0x10000`; its team is the example's `teamID`); nil means signed ad hoc.
         public var signingCertificate: String?
+        /// For a watch app: the `keychain-access-groups` the iPhone app that embeds it is signed
+        /// with (empty: no iPhone app around it), and whether some file of the watch app mentions
+        /// synchronizable items (nil: not known).
+        public var phoneAppGroups: [String]
+        public var watchSynchronizable: Bool?
         public init(platform: Platform = .iOS, derEntitlements: String? = nil, bundleKind: BuiltArtifactFacts.BundleKind = .app,
-                    signingCertificate: String? = nil) {
+                    signingCertificate: String? = nil, phoneAppGroups: [String] = [], watchSynchronizable: Bool? = nil) {
+            self.phoneAppGroups = phoneAppGroups
+            self.watchSynchronizable = watchSynchronizable
             self.platform = platform
             self.derEntitlements = derEntitlements
             self.bundleKind = bundleKind

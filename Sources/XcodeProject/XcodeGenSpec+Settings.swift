@@ -41,6 +41,18 @@ extension XcodeGenSpec {
         return out
     }
 
+    /// Whether a macOS unit's configuration signs to run locally (`UnitOrigin.signsToRunLocally`),
+    /// and where its `CODE_SIGN_IDENTITY` is set, as for a project: known only when the spec (or a
+    /// file it reads) sets the identity and no setting it rests on is unknown; else (false, nil).
+    /// XcodeGen's own setting presets are not read, so an identity only they would set is unset here.
+    static func localSigning(_ settings: SettingsEvaluator, sdk: String?, isMacCatalyst: Bool, team: String?) -> (Bool, String?) {
+        guard sdk == "macosx", !isMacCatalyst else { return (false, nil) }
+        let identity = settings.resolveForSigning(KeySetting.identity, structural: true)
+        let rest = [KeySetting.team, KeySetting.specifier, KeySetting.profile].map { settings.resolveForSigning($0, structural: true) }
+        guard identity.source != nil, identity.problem == nil, rest.allSatisfy({ $0.problem == nil }) else { return (false, nil) }
+        return (UnitOrigin.signsToRunLocally(identity: identity.value, team: team, profiles: rest.map(\.value)), identity.source?.place)
+    }
+
     /// The target with its templates merged in (`${target_name}` replaced).
     static func applyTemplates(_ target: YNode, name: String, templates: YNode?, budget: Budget) -> YNode {
         let names = target["templates"]?.items.compactMap(\.string) ?? []

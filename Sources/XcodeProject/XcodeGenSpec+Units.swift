@@ -218,6 +218,7 @@ extension XcodeGenSpec {
                     origin.emptySettings = entitlementSettings.empty
                     origin.unknownSettings = entitlementSettings.unknownFiles
                     origin.unknownKeySettings = KeySetting.unknownForMissingFile { evaluator.resolveForSigning($0, structural: true) }
+                    (origin.signsToRunLocally, origin.signingIdentitySource) = Self.localSigning(evaluator, sdk: unitSDK, isMacCatalyst: origin.isMacCatalyst, team: team?.value)
                     let key = files.absolute(specPath) + "#"
                     let code = catalog.withLinked(key + t.name, own: {
                         Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)

@@ -58,4 +58,42 @@ final class LockRenameTests: GitTestCase {
         XCTAssertEqual(run.status, 0, run.stdout)
         XCTAssertFalse(run.stdout.contains("OldName"), run.stdout)
     }
+    /// `OldName` locked by a lock file older than entries recording their file (its `entitlements`
+    /// field removed), its file then renamed to `NewName`; `extra` written beside.
+    func renamedWithoutRecordedFile(extra: [String] = []) throws -> URL {
+        let dir = try CLI.temporaryDirectory(self)
+        try write(CLI.entitlements([own]), "App/OldName.entitlements", in: dir)
+        let lock = try entitlint(["lock", "App/OldName.entitlements", "--team-id", "ABCDE12345", "--bundle-id", "com.example.OldName"], in: dir)
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        let lockURL = dir.appendingPathComponent("entitlint.lock")
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: lockURL)) as? [String: Any])
+        var entries = try XCTUnwrap(json["units"] as? [String: Any])
+        var old = try XCTUnwrap(entries["OldName"] as? [String: Any])
+        XCTAssertNotNil(old.removeValue(forKey: "entitlements"), "the entry recorded its file: \(old)")
+        entries["OldName"] = old
+        json["units"] = entries
+        try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: lockURL)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("App/OldName.entitlements"))
+        for name in ["NewName"] + extra { try write(CLI.entitlements([own]), "App/\(name).entitlements", in: dir) }
+        return dir
+    }
+
+    func testAnEntryRecordingNoFileIsComparedWithTheRunsOnlyNewUnitAsALikelyRename() throws {
+        let dir = try renamedWithoutRecordedFile()
+        let run = try entitlint(["lint", ".", "--team-id", "ABCDE12345", "--bundle-id", "com.example.NewName"], in: dir)
+        XCTAssertEqual(run.status, 0, "a warning: \(run.stdout)")
+        XCTAssertTrue(run.stdout.contains("default access group changed from \"ABCDE12345.com.example.OldName\" (lock file) to \"ABCDE12345.com.example.NewName\" because the bundle ID changed from com.example.OldName to com.example.NewName"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("warning:"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("compared with lock entry \"OldName\" as a likely rename: \"NewName\" is the only new unit of this run, and \"OldName\" the only entry recording no file that matches no unit"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("matches no unit of this run"), "the entry is explained by the rename: \(run.stdout)")
+    }
+
+    func testAnEntryRecordingNoFileIsNotPairedWhenTheRunHasTwoNewUnits() throws {
+        let dir = try renamedWithoutRecordedFile(extra: ["Other"])
+        let run = try entitlint(["lint", ".", "--team-id", "ABCDE12345", "--bundle-id", "com.example.NewName"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stdout)
+        XCTAssertFalse(run.stdout.contains("likely rename"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("default access group changed"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("note: lock entry \"OldName\" matches no unit of this run"), run.stdout)
+    }
 }

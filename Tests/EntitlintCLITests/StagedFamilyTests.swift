@@ -3,6 +3,7 @@ import XCTest
 import EntitlintCore
 import EntitlintRules
 import EntitlintWorkspace
+import TestSupport
 @testable import EntitlintKit
 
 /// A run over changed files (`--staged`, `--changed-since`) lints the app family of each changed
@@ -55,14 +56,10 @@ final class StagedFamilyTests: GitTestCase {
     /// A committed project: App embeds Share (only the shared group: consistent with the host)
     /// and Widget (its own App ID first, which the host does not list: a finding from the start).
     func project() throws -> URL {
-        let dir = try repository()
-        try write(Self.spec, "project.yml", in: dir)
-        try write(Self.host, "App/App.entitlements", in: dir)
-        try write(CLI.entitlements([Self.shared]), "Share/Share.entitlements", in: dir)
-        try write(CLI.entitlements([Self.own, Self.shared]), "Widget/Widget.entitlements", in: dir)
-        try git(["add", "."], in: dir)
-        try git(["commit", "-qm", "one"], in: dir)
-        return dir
+        try SyntheticProject.write(["project.yml": Self.spec, "App/App.entitlements": Self.host,
+                                    "Share/Share.entitlements": CLI.entitlements([Self.shared]),
+                                    "Widget/Widget.entitlements": CLI.entitlements([Self.own, Self.shared])],
+                                   in: try CLI.temporaryDirectory(self), git: .committed("one"))
     }
 
     func testStagedReportsWhatAHostChangeBreaksInItsUnchangedExtension() throws {

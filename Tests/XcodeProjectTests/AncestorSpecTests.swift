@@ -1,6 +1,7 @@
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
+import TestSupport
 @testable import XcodeProject
 
 /// An entitlements file linted alone (as the pre-commit hook lints a changed file) belongs to the
@@ -10,7 +11,7 @@ import EntitlintWorkspace
 final class AncestorSpecTests: XCTestCase {
     func writeProject(in dir: URL, padding: Int = 0) throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        try Fixture.write("""
+        try SyntheticProject.write(["app-project.yml": """
         name: App
         include:
           - path: common.yml
@@ -24,8 +25,7 @@ final class AncestorSpecTests: XCTestCase {
               base:
                 PRODUCT_BUNDLE_IDENTIFIER: com.example.App
         \(String(repeating: "# padding\n", count: padding))
-        """, "app-project.yml", in: dir)
-        try Fixture.write("""
+        """, "common.yml": """
         name: Common
         settings:
           base:
@@ -34,9 +34,8 @@ final class AncestorSpecTests: XCTestCase {
           Shared:
             type: framework
             platform: iOS
-        """, "common.yml", in: dir)
-        try Fixture.write("disabled_rules:\n  - line_length\n", ".swiftlint.yml", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "App/App.entitlements", in: dir)
+        """, ".swiftlint.yml": "disabled_rules:\n  - line_length\n",
+           "App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])], in: dir)
     }
 
     struct Facts: Hashable {

@@ -94,4 +94,45 @@ final class AppleSemanticsProjectTests: XCTestCase {
         let code = "let keychain = Keychain(service: \"sync\").synchronizable(true)\n"
         XCTAssertEqual(try lintWatch(watchGroups: ["$(AppIdentifierPrefix)com.example.shared"], code: code), [])
     }
+    /// The same macOS target `Mac` in an XcodeGen spec, `debug` the lines under its Debug configuration's settings.
+    func lintMacSpec(debug: String) throws -> [Finding] {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        name: Suite
+        targets:
+          Mac:
+            type: application
+            platform: macOS
+            entitlements:
+              path: Mac/Mac.entitlements
+            settings:
+              base:
+                PRODUCT_BUNDLE_IDENTIFIER: com.example.Mac
+              configs:
+                Debug:
+        \(debug)
+                Release:
+                  DEVELOPMENT_TEAM: ABCDE12345
+
+        """, "project.yml", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Mac/Mac.entitlements", in: dir)
+        return local(try Fixture.lint([dir.path]))
+    }
+
+    func testAnXcodeGenMacDebugConfigurationSigningToRunLocallyIsTheSameError() throws {
+        let f = try lintMacSpec(debug: "          CODE_SIGN_IDENTITY: \"-\"")
+        XCTAssertEqual(f.count, 1, "\(f.map(\.message))")
+        XCTAssertEqual(f.first?.severity, .error)
+        XCTAssertEqual(f.first?.keyPath, "keychain-access-groups")
+        XCTAssertTrue(f.first?.message.hasPrefix("configuration Debug of target Mac signs to run locally (CODE_SIGN_IDENTITY = \"-\" at ") == true, f.first?.message ?? "")
+        XCTAssertTrue(f.first?.message.contains("project.yml:") == true, f.first?.message ?? "")
+        XCTAssertTrue(f.first?.message.contains("set a development team with automatic signing for this configuration") == true)
+    }
+
+    func testAnXcodeGenMacConfigurationWithATeamOrNoIdentityIsSilent() throws {
+        XCTAssertEqual(try lintMacSpec(debug: "          CODE_SIGN_IDENTITY: \"-\"\n          DEVELOPMENT_TEAM: ABCDE12345"), [])
+        XCTAssertEqual(try lintMacSpec(debug: "          CODE_SIGN_IDENTITY: \"-\"\n          PROVISIONING_PROFILE_SPECIFIER: Mac Development"), [])
+        XCTAssertEqual(try lintMacSpec(debug: "          CODE_SIGN_STYLE: Automatic"), [])
+        XCTAssertEqual(try lintMacSpec(debug: "          CODE_SIGN_IDENTITY: Apple Development"), [])
+    }
 }

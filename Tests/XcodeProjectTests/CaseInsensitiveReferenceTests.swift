@@ -1,6 +1,7 @@
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
+import TestSupport
 @testable import XcodeProject
 
 /// Every file reference discovery follows, when the exact name is missing, opens the file whose
@@ -23,8 +24,8 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
         p.name = "App"
         p.targets = [.init(name: "App", settings: [("Release", Self.appSettings + [("DEVELOPMENT_TEAM", "ABCDE12345")])])]
         try p.write(to: dir.appendingPathComponent("App"))
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"]), "App/App/App.entitlements", in: dir)
-        try Fixture.write("""
+        try SyntheticProject.write(["App/App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"]),
+                                    "Suite.xcworkspace/contents.xcworkspacedata": """
         <?xml version="1.0" encoding="UTF-8"?>
         <Workspace
            version = "1.0">
@@ -32,7 +33,7 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
               location = "group:app/app.xcodeproj">
            </FileRef>
         </Workspace>
-        """, "Suite.xcworkspace/contents.xcworkspacedata", in: dir)
+        """], in: dir)
         let result = try Fixture.lint([dir.appendingPathComponent("Suite.xcworkspace").path])
         XCTAssertEqual(result.units.map(\.name), ["App (Release)"])
         XCTAssertEqual(result.units.first?.accessGroups.defaultGroup?.value, "ABCDE12345.com.example.App")
@@ -49,8 +50,8 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
         var p = ProjectFixture()
         p.targets = [.init(name: "App", settings: [("Release", Self.appSettings)], baseConfigurations: ["Release": "config/app.xcconfig"])]
         try p.write(to: dir)
-        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "Config/App.xcconfig", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"]), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["Config/App.xcconfig": "DEVELOPMENT_TEAM = ABCDE12345\n",
+                                    "App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345", "read as macOS reads it")
         XCTAssertEqual(caseNotes(result).count, 1, "\(result.findings.map(\.message))")
@@ -74,9 +75,9 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
 
     func testAnXcodeGenConfigFileNamedInAnotherCaseIsRead() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write(xcodeGenSpec(configFile: "config/app.xcconfig"), "project.yml", in: dir)
-        try Fixture.write("DEVELOPMENT_TEAM = ABCDE12345\n", "Config/App.xcconfig", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"]), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["project.yml": xcodeGenSpec(configFile: "config/app.xcconfig"),
+                                    "Config/App.xcconfig": "DEVELOPMENT_TEAM = ABCDE12345\n",
+                                    "App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.teamID?.value), ["ABCDE12345", "ABCDE12345"], "\(result.findings.map(\.message))")
         XCTAssertFalse(caseNotes(result).isEmpty)
@@ -85,9 +86,9 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
 
     func testAnXcodeGenIncludeNamedInAnotherCaseIsRead() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write(xcodeGenSpec(include: "Common.yml"), "project.yml", in: dir)
-        try Fixture.write("settings:\n  base:\n    DEVELOPMENT_TEAM: ABCDE12345\n", "common.yml", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"]), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["project.yml": xcodeGenSpec(include: "Common.yml"),
+                                    "common.yml": "settings:\n  base:\n    DEVELOPMENT_TEAM: ABCDE12345\n",
+                                    "App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.teamID?.value), ["ABCDE12345", "ABCDE12345"], "\(result.findings.map(\.message))")
         let notes = caseNotes(result)
@@ -111,10 +112,10 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
         </dict>
         </plist>
         """
-        try Fixture.write("ios_application(\n    name = \"ios\",\n    entitlements = \"app.entitlements\",\n    provisioning_profile = \"app_development.mobileprovision\",\n)\n",
-                          "ios/BUILD.bazel", in: dir)
-        try Fixture.write(profile, "ios/App_Development.mobileprovision", in: dir)
-        try Fixture.write(Fixture.entitlements(["com.example.App"]), "ios/App.entitlements", in: dir)
+        try SyntheticProject.write([
+            "ios/BUILD.bazel": "ios_application(\n    name = \"ios\",\n    entitlements = \"app.entitlements\",\n    provisioning_profile = \"app_development.mobileprovision\",\n)\n",
+            "ios/App_Development.mobileprovision": profile, "ios/App.entitlements": Fixture.entitlements(["com.example.App"]),
+        ], in: dir)
         let result = try Fixture.lint([dir.path])
         let expired = result.findings.filter { $0.rule == "profile-expired" }.map { Paths.baseName($0.path) }
         XCTAssertEqual(expired, ["App_Development.mobileprovision"], "checked as the profile the build names: \(result.findings.map(\.message))")

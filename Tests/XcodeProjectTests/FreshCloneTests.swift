@@ -1,6 +1,7 @@
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
+import TestSupport
 @testable import XcodeProject
 
 /// What a fresh clone of a real project looks like, read without false alarms: a setting only a
@@ -18,12 +19,12 @@ final class FreshCloneTests: XCTestCase {
     func lintApp(base: String?, groups: [String], appGroups: [String] = [], files: [String: String] = [:],
                  settings: [(String, String)] = appSettings) throws -> LintResult {
         let dir = try Fixture.temporaryDirectory(self)
-        for (path, text) in files { try Fixture.write(text, path, in: dir) }
+        try SyntheticProject.write(files, in: dir)
         var p = ProjectFixture()
         p.targets = [.init(name: "App", settings: [("Debug", settings), ("Release", settings)],
                            baseConfigurations: base.map { ["Debug": $0, "Release": $0] } ?? [:])]
         try p.write(to: dir)
-        try Fixture.write(Fixture.entitlements(groups, appGroups: appGroups), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["App/App.entitlements": Fixture.entitlements(groups, appGroups: appGroups)], in: dir)
         return try Fixture.lint([dir.path])
     }
 
@@ -81,7 +82,7 @@ final class FreshCloneTests: XCTestCase {
                   settings: [("Release", [("DEVELOPMENT_TEAM", "ZZZZZ99999")])]),
         ]
         try p.write(to: dir)
-        try Fixture.write(Fixture.entitlements([], appGroups: ["group.com.example.shared"]), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["App/App.entitlements": Fixture.entitlements([], appGroups: ["group.com.example.shared"])], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.name), ["App (Release)"])
         XCTAssertEqual(result.findings.filter { $0.rule == "team-mismatch-across-targets" }, [])
@@ -124,7 +125,7 @@ final class FreshCloneTests: XCTestCase {
 
     func testALooseFilesUnknownVariablesAreANoticeNotAFinding() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write(Fixture.entitlements(["$(DEVELOPMENT_TEAM).$(APP_ID_MACOS)"]), "macos/app.entitlements", in: dir)
+        try SyntheticProject.write(["macos/app.entitlements": Fixture.entitlements(["$(DEVELOPMENT_TEAM).$(APP_ID_MACOS)"])], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.findings.filter { $0.rule == "unresolved-variable" }, [])
         let n = try XCTUnwrap(result.notices.first, "\(result.notices)")
@@ -143,9 +144,11 @@ final class FreshCloneTests: XCTestCase {
                           "client/ios/ne/CMakeLists.txt", in: dir)
         try Fixture.write("  XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS \"${CMAKE_CURRENT_SOURCE_DIR}/ios/app/main.entitlements\"\n",
                           "client/cmake/ios.cmake", in: dir)
-        try Fixture.write(wildcard, "client/ios/ne/NE.entitlements", in: dir)
-        try Fixture.write(wildcard, "client/ios/app/main.entitlements", in: dir)
-        try Fixture.write(wildcard, "client/macos/ne/NE.entitlements", in: dir)
+        try SyntheticProject.write([
+            "client/ios/ne/NE.entitlements": wildcard,
+            "client/ios/app/main.entitlements": wildcard,
+            "client/macos/ne/NE.entitlements": wildcard,
+        ], in: dir)
         let result = try Fixture.lint([dir.path])
         let unused = result.findings.filter { $0.rule == "unused-entitlements-file" }.map { String($0.path.dropFirst(dir.path.count + 1)) }
         XCTAssertEqual(unused, ["client/macos/ne/NE.entitlements"], "the file no build file names, though it shares a name: \(result.findings.map(\.message))")
@@ -158,10 +161,12 @@ final class FreshCloneTests: XCTestCase {
         let groups = Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App"])
         try Fixture.write("let project = Project(name: \"App\", targets: [.target(name: \"App\", entitlements: \"Config/App.entitlements\")])\n",
                           "Projects/App/Project.swift", in: dir)
-        try Fixture.write(groups, "Projects/App/Config/App.entitlements", in: dir)
-        try Fixture.write(groups, "Projects/App/Config/Old.entitlements", in: dir)
-        try Fixture.write("ios_application(\n    name = \"ios\",\n    entitlements = \":Presence.entitlements\",\n)\n", "tools/ios/BUILD.bazel", in: dir)
-        try Fixture.write(groups, "tools/ios/Presence.entitlements", in: dir)
+        try SyntheticProject.write([
+            "Projects/App/Config/App.entitlements": groups,
+            "Projects/App/Config/Old.entitlements": groups,
+            "tools/ios/BUILD.bazel": "ios_application(\n    name = \"ios\",\n    entitlements = \":Presence.entitlements\",\n)\n",
+            "tools/ios/Presence.entitlements": groups,
+        ], in: dir)
         let result = try Fixture.lint([dir.path])
         let unused = result.findings.filter { $0.rule == "unused-entitlements-file" }.map { Paths.baseName($0.path) }
         XCTAssertEqual(unused, ["Old.entitlements"], "\(result.findings.map(\.message))")
@@ -190,7 +195,7 @@ final class FreshCloneTests: XCTestCase {
         \trootObject = AAAAAAAAAAAAAAAAAAAAAAAA;
         }
         """, "App.xcodeproj/project.pbxproj", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)*"]), "App/App.entitlements", in: dir)
+        try SyntheticProject.write(["App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)*"])], in: dir)
         let result = try Fixture.lint([dir.path])
         let project = result.findings.filter { $0.path.hasSuffix("project.pbxproj") }
         XCTAssertEqual(project.count, 1, "\(project.map(\.message))")
@@ -218,7 +223,7 @@ final class FreshCloneTests: XCTestCase {
         if let filter { app.embedFilters = ["Widget": filter] }
         p.targets = [app, .init(name: "Widget", productType: "com.apple.product-type.app-extension", settings: [("Release", ext)])]
         try p.write(to: dir)
-        try Fixture.write(Fixture.entitlements([], appGroups: ["group.com.example.suite"]), "Widget/Widget.entitlements", in: dir)
+        try SyntheticProject.write(["Widget/Widget.entitlements": Fixture.entitlements([], appGroups: ["group.com.example.suite"])], in: dir)
         return try Fixture.lint([dir.path]).units.map(\.name).sorted()
     }
 
@@ -246,8 +251,10 @@ final class FreshCloneTests: XCTestCase {
             type: framework
             platform: iOS
         """, "common.yml", in: dir)
-        try Fixture.write("on: push\njobs:\n  build:\n    runs-on: macos-latest\n", ".github/workflows/ci.yml", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Mail/Mail.entitlements", in: dir)
+        try SyntheticProject.write([
+            ".github/workflows/ci.yml": "on: push\njobs:\n  build:\n    runs-on: macos-latest\n",
+            "Mail/Mail.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]),
+        ], in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.name).sorted(), ["Mail (Debug)", "Mail (Release)"], "\(result.units.map(\.name))")
         XCTAssertEqual(result.units.first?.teamID?.value, "ABCDE12345", "the included spec's settings apply")
@@ -273,8 +280,10 @@ final class FreshCloneTests: XCTestCase {
         let dir = try Fixture.temporaryDirectory(self)
         try Fixture.write("ios_application(\n    name = \"ios\",\n    provisioning_profile = \"App_Development.mobileprovision\",\n)\n",
                           "ios/BUILD.bazel", in: dir)
-        try Fixture.write(profile("Named"), "ios/App_Development.mobileprovision", in: dir)
-        try Fixture.write(profile("Loose"), "old/Other.mobileprovision", in: dir)
+        try SyntheticProject.write([
+            "ios/App_Development.mobileprovision": profile("Named"),
+            "old/Other.mobileprovision": profile("Loose"),
+        ], in: dir)
         let result = try Fixture.lint([dir.path])
         let expired = result.findings.filter { $0.rule == "profile-expired" }.map { Paths.baseName($0.path) }
         XCTAssertEqual(expired, ["App_Development.mobileprovision"], "only the profile the build names: \(result.findings.map(\.message))")

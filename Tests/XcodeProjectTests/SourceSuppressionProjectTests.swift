@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
+import TestSupport
 @testable import XcodeProject
 
 /// Inline directives in the project's own files, end to end: a Swift file, an xcconfig file and
@@ -24,15 +25,14 @@ final class SourceSuppressionProjectTests: XCTestCase {
 
     func swiftProject() throws -> URL {
         let root = try Fixture.temporaryDirectory(self)
-        try Fixture.write("""
+        try SyntheticProject.write(["App/A.swift": """
             import Security
 
             func save() {
                 let q: [String: Any] = [kSecAttrAccessGroup as String: "ABCDE12345.com.example.other"]
                 SecItemAdd(q as CFDictionary, nil)
             }
-            """, "App/A.swift", in: root)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.shared"]), "App.entitlements", in: root)
+            """, "App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.shared"])], in: root)
         var p = ProjectFixture()
         p.targets = [.init(name: "App", settings: LinkedCodeTests.settings("com.example.app", entitlements: "App.entitlements"),
                            synchronizedFolders: [(path: "App", exceptions: [])])]
@@ -88,9 +88,9 @@ final class SourceSuppressionProjectTests: XCTestCase {
 
     func testXcconfigDirectiveSuppressesABuildSettingFinding() throws {
         let root = try Fixture.temporaryDirectory(self)
-        try Fixture.write("// The app's team\nDEVELOPMENT_TEAM = ABCDE12345\n", "Config/App.xcconfig", in: root)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "App.entitlements", in: root)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app.widget"]), "Widget.entitlements", in: root)
+        try SyntheticProject.write(["Config/App.xcconfig": "// The app's team\nDEVELOPMENT_TEAM = ABCDE12345\n",
+                                    "App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]),
+                                    "Widget.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app.widget"])], in: root)
         var p = ProjectFixture()
         p.targets = [
             .init(name: "App", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.app"), ("CODE_SIGN_ENTITLEMENTS", "App.entitlements")])],
@@ -111,7 +111,7 @@ final class SourceSuppressionProjectTests: XCTestCase {
 
     func testYAMLSpecDirectiveSuppressesAnXcodeGenFinding() throws {
         let root = try Fixture.temporaryDirectory(self)
-        try Fixture.write("""
+        try SyntheticProject.write(["project.yml": """
             name: Suite
             options:
               bundleIdPrefix: com.example
@@ -127,7 +127,7 @@ final class SourceSuppressionProjectTests: XCTestCase {
                   properties:
                     com.apple.security.application-groups:
                       - suite
-            """, "project.yml", in: root)
+            """], in: root)
         let f = try XCTUnwrap(try Fixture.lint([root.path]).findings.first { $0.path.hasSuffix("project.yml") && $0.line > 0 })
         try insert("# entitlint:disable-next-line \(f.rule): a legacy name the server knows", before: f)
         let result = try Fixture.lint([root.path])

@@ -2,6 +2,7 @@ import XCTest
 import EntitlintCore
 import EntitlintWorkspace
 import PropertyList
+import TestSupport
 @testable import XcodeProject
 
 final class XcodeGenTests: XCTestCase {
@@ -59,11 +60,10 @@ final class XcodeGenTests: XCTestCase {
     """
 
     func write(_ dir: URL) throws {
-        try Fixture.write(Self.spec, "project.yml", in: dir)
-        try Fixture.write("settings:\n  base:\n    CODE_SIGN_STYLE: Automatic\n", "base.yml", in: dir)
-        try Fixture.write("DEVELOPMENT_TEAM = ZYXWV98765\n", "Config/Release.xcconfig", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App-One", "$(AppIdentifierPrefix)com.example.shared"]),
-                          "Share/Share.entitlements", in: dir)
+        try SyntheticProject.write(["project.yml": Self.spec, "base.yml": "settings:\n  base:\n    CODE_SIGN_STYLE: Automatic\n",
+                                    "Config/Release.xcconfig": "DEVELOPMENT_TEAM = ZYXWV98765\n",
+                                    "Share/Share.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.App-One", "$(AppIdentifierPrefix)com.example.shared"])],
+                                   in: dir)
     }
 
     func testSpecUnits() throws {
@@ -107,7 +107,7 @@ final class XcodeGenTests: XCTestCase {
 
     func testBrokenYAMLIsAFindingWithALine() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write("name: X\ntargets:\n  A: [unclosed\n", "project.yml", in: dir)
+        try SyntheticProject.write(["project.yml": "name: X\ntargets:\n  A: [unclosed\n"], in: dir)
         let result = try Fixture.lint([dir.path])
         let f = try XCTUnwrap(result.findings.first)
         XCTAssertEqual(f.rule, "parse-error")
@@ -117,8 +117,7 @@ final class XcodeGenTests: XCTestCase {
 
     func testIncludeLoopIsReported() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write("include: [b.yml]\nname: X\n", "project.yml", in: dir)
-        try Fixture.write("include: [project.yml]\n", "b.yml", in: dir)
+        try SyntheticProject.write(["project.yml": "include: [b.yml]\nname: X\n", "b.yml": "include: [project.yml]\n"], in: dir)
         let result = try Fixture.lint([dir.appendingPathComponent("project.yml").path])
         XCTAssertTrue(result.findings.contains { $0.rule == "parse-error" && $0.message.contains("include loop") }, "\(result.findings.map(\.message))")
     }
@@ -130,7 +129,7 @@ extension XcodeGenTests {
     /// and its app groups are left out of its list.
     func testAppClipRecognisedByItsTypeNotByTheSourceFile() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write("""
+        try SyntheticProject.write(["project.yml": """
         name: Clips
         options:
           bundleIdPrefix: com.example
@@ -143,8 +142,7 @@ extension XcodeGenTests {
             platform: iOS
             entitlements:
               path: Clip/Clip.entitlements
-        """, "project.yml", in: dir)
-        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Clip/Clip.entitlements", in: dir)
+        """, "Clip/Clip.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])], in: dir)
         let result = try Fixture.lint([dir.path])
         let clip = try XCTUnwrap(result.units.first { $0.name == "Clip (Debug)" })
         XCTAssertEqual(clip.origin?.kind, .appClip)

@@ -12,10 +12,12 @@ public struct RuleStage: Sendable {
     /// target and named by no setting): that it cannot be parsed, and that it is unused.
     public static let deadFileRules: Set<String> = ["parse-error", "unused-entitlements-file"]
 
-    /// Whether `rule` checks a unit planned with `checks`.
-    static func checks(_ rule: any Rule, _ checks: PlannedUnit.Checks) -> Bool {
+    /// Whether `rule` checks a unit planned with `checks`. A project rule's per-unit check runs
+    /// only on a built product's units (`built`), which belong to no project: what a bundle shows
+    /// of the bundle embedding it is in its `BuiltArtifactFacts`; on others it finds nothing.
+    static func checks(_ rule: any Rule, _ checks: PlannedUnit.Checks, built: Bool = false) -> Bool {
         switch checks {
-        case .all: return rule.asProjectRule == nil
+        case .all: return built || rule.asProjectRule == nil
         case .deadFile: return deadFileRules.contains(type(of: rule).description.id)
         case .fileAlone: return type(of: rule).description.readsOnlyTheFile
         case .none: return false
@@ -51,7 +53,8 @@ public struct RuleStage: Sendable {
                 contextSlots[i] = context
             }
             var found: [Finding] = []
-            for rule in rules where Self.checks(rule, checks) {
+            let built = units[i].unit.artifact != nil
+            for rule in rules where Self.checks(rule, checks, built: built) {
                 // Most rules find nothing: appending their empty array still made a new buffer.
                 let result = FactGate.check(rule, context)
                 if !result.isEmpty { found += result }

@@ -35,7 +35,10 @@ struct DefaultGroupDriftRule: ReferenceRule {
         is gone from, is a note on the lock file naming the entry and how to drop it (`entitlint lock --drop NAME`). \
         A unit renamed together with its bundle ID and its file matches its entry by nothing: when a folder has \
         exactly one new unit and exactly one such entry, the two are compared as a likely rename, with the advice of any drift: \
-        an assumed pairing, so at most a warning, whose note says so.
+        an assumed pairing, so at most a warning, whose note says so. An entry of an older lock file records no file, \
+        so its place is the lock file's folder: in a run that walked it, the entry is paired only when it is the \
+        only such orphaned entry, the unit the run's only new unit (of the same configuration), and no orphaned \
+        entry with a file lies in the unit's folder; two new units pair with nothing.
         """,
         triggering: [
             RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
@@ -58,6 +61,10 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         comment: "Renamed together with its bundle ID and its file: the entry's file is gone from the folder, and they are the only new unit and the only orphaned entry there, so they are compared as a likely rename.",
                         locked: ["OldName": LockFile.Entry(bundleID: "com.example.OldName", defaultAccessGroup: "ABCDE12345.com.example.OldName",
                                                            accessGroups: ["ABCDE12345.com.example.OldName"], entitlements: "OldName.entitlements")]),
+            RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.NewName</string>",
+                        comment: "The same rename against an older lock file, whose entries record no file: in a run over the lock file's folder, the only new unit and the only orphaned entry without a file are compared as a likely rename.",
+                        locked: ["OldName": LockFile.Entry(bundleID: "com.example.OldName", defaultAccessGroup: "ABCDE12345.com.example.OldName",
+                                                           accessGroups: ["ABCDE12345.com.example.OldName"])]),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>",
                         comment: "Team and bundle ID unknown on both sides (`--against` with no flags): the list still names the old default after a new first group, so the default moved.",
                         locked: ["Example": LockFile.Entry(bundleID: nil, defaultAccessGroup: "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)",

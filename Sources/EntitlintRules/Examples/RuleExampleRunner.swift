@@ -140,6 +140,12 @@ public enum RuleExampleRunner {
             unit.artifact = BuiltArtifactFacts(bundlePath: "Example.app", bundleKind: built.bundleKind, infoPlistBundleID: example.bundleID,
                                                entitlementsSource: .codeSignatureXML, architectures: ["arm64"], derEntitlements: der,
                                                hasEmbeddedProfile: unit.profile != nil)
+            if !built.phoneAppGroups.isEmpty {
+                unit.artifact?.bundlePath = "Example.ipa!Payload/App.app/Watch/Example.app"
+                unit.artifact?.embeddingPhoneApp = "Example.ipa!Payload/App.app"
+                unit.artifact?.embeddingPhoneAppGroups = Dictionary(built.phoneAppGroups.map { ($0, false) }) { a, _ in a }
+                unit.artifact?.watchMentionsSynchronizable = built.watchSynchronizable
+            }
             if let name = built.signingCertificate {
                 let certificate = DeveloperCertificate(
                     commonName: name, organizationalUnit: example.teamID, organization: nil,
@@ -150,11 +156,16 @@ public enum RuleExampleRunner {
         }
         if !example.locked.isEmpty {
             // The whole run: a unit renamed since is paired with its entry once every unit is known.
-            // In memory the example's file is the only one, so a file a lock entry names is gone.
+            // In memory the example's file is the only one, so a file a lock entry names is gone;
+            // the run is one over the lock file's folder (which holds the example's file), so an
+            // entry that records no file is covered too.
             let settings = CheckSettings(now: now)
-            let file = Paths.absolute(entitlementsPath, cwd: settings.workingDirectory)
+            let cwd = settings.workingDirectory
+            let file = Paths.absolute(entitlementsPath, cwd: cwd)
+            lock?.path = Paths.absolute("entitlint.lock", cwd: cwd)
             var plan = UnitPlan(units: [PlannedUnit(unit, family: "")], lock: lock, settings: settings)
             plan.isMissing = { $0 != file }
+            plan.walkedFolders = { [cwd] }
             return linter.run(plan).findings.filter { $0.rule == id }
         }
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }

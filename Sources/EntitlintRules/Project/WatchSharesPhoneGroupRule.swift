@@ -19,7 +19,12 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
         reports only when the project says every file the watchOS target compiles and none of them mentions \
         synchronizable items (`kSecAttrSynchronizable`, a wrapper's `synchronizable`); otherwise it is silent. \
         The iPhone app is found through the project (the target that embeds the watch app, directly or through \
-        its extension); groups are compared once expanded, and only concrete values.
+        its extension); groups are compared once expanded, and only concrete values. In a built product (an `.ipa`, \
+        `.app` or `.xcarchive`) the watch app is the bundle in the iPhone app's `Watch/` folder, and its groups and the \
+        iPhone app's are the ones signed into their executables; what the watch app compiles is not known there, so \
+        the rule reads every file of the watch app's bundle (its executable, extensions and frameworks) and reports \
+        only when all were read and none mentions synchronizable items (a binary that uses \
+        `kSecAttrSynchronizable` names the symbol); one it cannot read keeps it silent.
         """,
         triggering: [
             .project([
@@ -29,6 +34,10 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne.watchkitapp</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                                    sources: ["Watch/Token.swift": "let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"ABCDE12345.com.example.shared\"]\n"]),
             ], comment: "The watch app lists the iPhone app's shared group, expecting to read what the iPhone app stored; its code stores nothing synchronizable."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>ABCDE12345.com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345",
+                        comment: "A built product: the watch app in the iPhone app's Watch/ folder is signed with the iPhone app's group, and no file of the watch app mentions synchronizable items.",
+                        built: RuleExample.Built(bundleKind: .watchApp, phoneAppGroups: ["ABCDE12345.com.example.shared"], watchSynchronizable: false)),
         ],
         nonTriggering: [
             .project([
@@ -56,6 +65,14 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
                 ProjectExampleUnit("ShareExtension", kind: .appExtension, bundleID: "com.example.AppOne.Share", teamID: "ABCDE12345", host: "AppOne",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             ], comment: "An iPhone extension shares its app's keychain on the same device."),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345",
+                        comment: "A built watch app whose binary names kSecAttrSynchronizable: the group may be meant for items iCloud Keychain syncs.",
+                        built: RuleExample.Built(bundleKind: .watchApp, phoneAppGroups: ["ABCDE12345.com.example.shared"], watchSynchronizable: true)),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.shared</string>\n</array>",
+                        bundleID: "com.example.AppOne.watchkitapp", teamID: "ABCDE12345",
+                        comment: "A built watch app some of whose files could not be read: whether it syncs is unknown.",
+                        built: RuleExample.Built(bundleKind: .watchApp, phoneAppGroups: ["ABCDE12345.com.example.shared"], watchSynchronizable: nil)),
         ]
     )
 
@@ -89,11 +106,29 @@ struct WatchSharesPhoneGroupRule: ProjectRule {
                 let e = c.expanded(item)
                 guard e.isConcrete, let theirs = phoneGroups[e.text] else { continue }
                 let what = theirs.origin == .applicationIdentifier ? "the App ID of the iPhone app \(phoneOrigin.target)" : "a keychain group of the iPhone app \(phoneOrigin.target)"
-                out.append(finding("keychain access group \"\(e.text)\" is \(what), but since watchOS 2 the watch has its own keychain: this watchOS target never reads on the watch the items the iPhone app stores; send what the watch needs with WatchConnectivity, or store the items with kSecAttrSynchronizable so that iCloud Keychain syncs them (only then does the same group on both help)",
-                                   in: c, at: item.location, keyPath: item.keyPath))
+                out.append(finding(Self.message(group: e.text, what: what), in: c, at: item.location, keyPath: item.keyPath))
             }
         }
         return out
+    }
+
+    /// A built watch app (or a bundle in one) signed with a group of the iPhone app whose `Watch/`
+    /// folder holds it, when every file of the watch app was read and none mentions
+    /// synchronizable items (`BuiltArtifactFacts.watchMentionsSynchronizable`).
+    func check(_ context: UnitContext) -> [Finding] {
+        guard let artifact = context.unit.artifact, let phone = artifact.embeddingPhoneApp,
+              artifact.watchMentionsSynchronizable == false, !artifact.embeddingPhoneAppGroups.isEmpty,
+              context.keychainEntitlementHonoured else { return [] }
+        return context.keychainGroups.compactMap { item in
+            let e = context.expanded(item)
+            guard e.isConcrete, let isAppID = artifact.embeddingPhoneAppGroups[e.text] else { return nil }
+            let what = isAppID ? "the App ID of the iPhone app \(phone)" : "a keychain group of the iPhone app \(phone)"
+            return finding(Self.message(group: e.text, what: what), in: context, at: item.location, keyPath: item.keyPath)
+        }
+    }
+
+    static func message(group: String, what: String) -> String {
+        "keychain access group \"\(group)\" is \(what), but since watchOS 2 the watch has its own keychain: this watchOS target never reads on the watch the items the iPhone app stores; send what the watch needs with WatchConnectivity, or store the items with kSecAttrSynchronizable so that iCloud Keychain syncs them (only then does the same group on both help)"
     }
 
     /// The iPhone app that embeds the watchOS unit `o` (through its watch app), in the same

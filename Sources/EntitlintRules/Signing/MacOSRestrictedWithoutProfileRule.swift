@@ -13,7 +13,8 @@ struct MacOSRestrictedWithoutProfileRule: Rule {
         array, and without `Contents/embedded.provisionprofile` is killed at launch ("Unsatisfied entitlements: \
         keychain-access-groups", AMFI -413, keychain-access-groups.md section 6); Electron and other non-Xcode builds hit this. \
         For a source entitlements file, a missing profile in the lint run says nothing about the build, with one \
-        exception the project states: a macOS configuration that signs to run locally (`CODE_SIGN_IDENTITY = "-"`, \
+        exception the project (an Xcode project, or an XcodeGen spec's `settings`, `configs` and config files) states: \
+        a macOS configuration that signs to run locally (`CODE_SIGN_IDENTITY = "-"`, \
         no `DEVELOPMENT_TEAM`, no profile setting), as a Debug configuration often does, gets no profile, so the app \
         it builds with either key is killed at launch (section 9). The fix there is a development team with \
         automatic signing for that configuration, or an entitlements file for it without the restricted keys. \
