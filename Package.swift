@@ -20,7 +20,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +33,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The system libyaml: its event parser, which YAMLReader composes into nodes.
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // YAML text to nodes (scalars with their YAML 1.1 tags, sequences, ordered mappings, aliases
+        // shared), on libyaml's events; no Foundation.
+        .target(name: "YAMLReader", dependencies: ["CLibYAML"]),
         .target(name: "PropertyList", dependencies: ["CLibXML2"]),
         // Swift and Objective-C lexing for the keychain groups code passes; no dependency.
         .target(name: "SourceCode"),
@@ -47,12 +55,10 @@ let package = Package(
         // A run over files and folders: walks, git, configuration and lock files, baselines,
         // standard input, where output goes.
         .target(name: "EntitlintWorkspace", dependencies: [
-            "EntitlintCore", "PropertyList", "Provisioning", "SourceCode",
-            .product(name: "Yams", package: "Yams"),
+            "EntitlintCore", "PropertyList", "Provisioning", "SourceCode", "YAMLReader", "CLibYAML",
         ]),
         .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
-        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
-                                                     .product(name: "Yams", package: "Yams")]),
+        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "YAMLReader"]),
         .target(name: "Artifacts", dependencies: [
             "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",
@@ -88,6 +94,7 @@ let package = Package(
         ),
         // What several test targets share (the fuzz harnesses' inputs, the report schema validators); not a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
         .testTarget(name: "SourceCodeTests", dependencies: ["SourceCode", "TestSupport"]),
         .testTarget(name: "ProvisioningTests", dependencies: [
@@ -97,7 +104,7 @@ let package = Package(
         .testTarget(name: "EntitlintCoreTests", dependencies: ["EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintWorkspaceTests", dependencies: ["EntitlintWorkspace", "EntitlintCore", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "Reporters"]),
-        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport",
+        .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport", "YAMLReader",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "EntitlintKitTests", dependencies: ["EntitlintKit", "EntitlintCore", "Reporters"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "TestSupport"]),

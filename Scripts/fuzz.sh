@@ -5,7 +5,7 @@
 #   xml-plist     XMLPlistReader.parse            (libxml2 SAX -> PlistNode)
 #   binary-plist  BinaryPlistReader.parse         (bplist00)
 #   cms-profile   ProfileDecoder.decode           (CMS via swift-asn1, then the embedded plist)
-#   yaml-config   Configuration.parse             (.entitlint.yml via Yams)
+#   yaml-config   Configuration.parse             (.entitlint.yml via YAMLReader)
 #   openstep-plist OpenStepPlistReader.parse      (old-style plists: project.pbxproj), then, when it
 #                 parses, the Xcode project model (XcodeDiscoverer over in-memory files)
 #   macho         ArtifactReader.read of a binary (thin/fat Mach-O, load commands, SuperBlob, XML

@@ -10,7 +10,7 @@ Two uses:
   The platform tag is ``manylinux_2_N_x86_64`` only when the binary needs nothing beyond glibc and
   libgcc_s (N: the newest glibc symbol version it uses); otherwise ``linux_x86_64``, which pip installs
   from a file or URL on any x86_64 Linux and which makes no promise about the shared libraries the
-  binary loads (libxml2 and zlib today).
+  binary loads (libxml2, libyaml and zlib today).
 
 * A PEP 517 build backend (``build_wheel``) for the repository root's ``pyproject.toml``: it writes
   the empty ``entitlint-pre-commit-hook`` wheel that pre-commit's ``pip install .`` of a

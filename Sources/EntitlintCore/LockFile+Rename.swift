@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Lock entries that no unit of a run pairs with: which of them the run covers, and which pair
 /// with a new unit as a likely rename (a unit renamed together with its bundle ID and its file,
@@ -74,7 +78,7 @@ extension LockFile {
 
     /// ` (Debug)` of `App (Debug)`: the last parenthesised part that ends a name, else "".
     static func configurationSuffix(of name: String) -> Substring {
-        guard name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards) else { return "" }
+        guard name.hasSuffix(")"), let open = name.lastRange(of: " (") else { return "" }
         return name[open.lowerBound...]
     }
 

@@ -74,11 +74,11 @@ public struct LockFile: Sendable, Hashable, Codable {
             case .profile(let p): (kind, detail) = (.profile, Paths.baseName(p))
             case .entitlements(let key): (kind, detail) = (.entitlements, key)
             case .xcode(let setting):
-                let name = setting.range(of: " at ").map { String(setting[..<$0.lowerBound]) } ?? setting
+                let name = setting.firstRange(of: " at ").map { String(setting[..<$0.lowerBound]) } ?? setting
                 (kind, detail) = (.setting, name)
             case .assumed(let why), .derived(let why):
                 if isPrefix { (kind, detail) = (.guess, "App ID prefix taken to be the Team ID") }
-                else { (kind, detail) = (.derived, why.range(of: " at ").map { String(why[..<$0.lowerBound]) } ?? why) }
+                else { (kind, detail) = (.derived, why.firstRange(of: " at ").map { String(why[..<$0.lowerBound]) } ?? why) }
             }
         }
     }

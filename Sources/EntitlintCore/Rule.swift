@@ -1,5 +1,9 @@
 public import PropertyList
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A triggering or non-triggering example of a rule. The examples are the rule's tests and its
 /// documentation (`Rules/<id>.md`).
@@ -131,7 +135,7 @@ public final class UnitContext: @unchecked Sendable {
         builtAccessGroups = list
         return list
     }
-    private let accessGroupsLock = NSLock()
+    private let accessGroupsLock = MutexLock()
     private var builtAccessGroups: AccessGroupList?
     /// `accessGroups.keychainEntitlementHonoured` without building the list: false when
     /// `keychain-access-groups` is not an array of strings (the system then ignores it).

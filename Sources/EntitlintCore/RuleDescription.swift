@@ -1,5 +1,9 @@
 import PropertyList
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a rule is about: the SARIF tags (`keychain` or `code-signing`, `code`) and the grouping
 /// of the rules index.
@@ -88,7 +92,7 @@ public struct RuleDescription: Sendable, Hashable {
 
     /// Both lists, built once on first use (a class so that copies of the description share it).
     private final class Examples: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = MutexLock()
         private var build: (@Sendable () -> ([RuleExample], [RuleExample]))?
         private var built: ([RuleExample], [RuleExample]) = ([], [])
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import SourceCode
 
 /// One place where a unit's code hands the keychain an access group, resolved over the files
@@ -54,7 +58,7 @@ public final class CodeIndex: @unchecked Sendable {
     public typealias Reader = @Sendable (String) -> [UInt8]?
     private let read: Reader
     private let display: @Sendable (String) -> String
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var scanned: [String: ScannedSource?] = [:]
     /// Files read whose bytes hold no trigger word: not lexed (unless a name round needs them).
     private var quietPaths = Set<String>()

@@ -1,4 +1,4 @@
-import Yams
+import YAMLReader
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -53,29 +53,29 @@ extension Configuration {
     public static func parse(_ text: String, path: String, knownRules: Set<String>) throws(ConfigError) -> Configuration {
         var config = Configuration()
         config.path = path
-        let root: Node?
-        // Yams reads nesting recursively: bound it first (YAMLNestingLimit, found by fuzzing).
+        let root: YAMLNode?
+        // Nesting is bounded before composing (YAMLNestingLimit, found by fuzzing): the message names the line.
         if let line = YAMLNestingLimit.firstLineDeeperThan(100, in: text) {
             throw ConfigError(path: path, line: line, reason: "nested more than 100 levels deep: not a configuration")
         }
-        do { root = try Yams.compose(yaml: text) } catch {
+        do { root = try YAMLNode.compose(yaml: text) } catch {
             let problem = yamlProblem(error)
             throw ConfigError(path: path, line: problem.line, reason: "not valid YAML: \(problem.text)")
         }
         guard let root else { return config }
-        func fail(_ node: Node, _ reason: String) -> ConfigError {
-            ConfigError(path: path, line: (node.mark?.line ?? 0), reason: reason)
+        func fail(_ node: YAMLNode, _ reason: String) -> ConfigError {
+            ConfigError(path: path, line: (node.mark.line), reason: reason)
         }
-        func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
+        func string(_ node: YAMLNode, _ key: String) throws(ConfigError) -> String {
             guard let s = node.scalar?.string else { throw fail(node, "'\(key)' must be a string") }
             // A plain `1234567890`, `yes` or `~` is a number, a boolean or null to YAML (and to every
             // other YAML tool reading the file, JSON Schema validators included): quoting says "string".
-            guard node.resolvedTagName == .str else {
+            guard node.tag == .str else {
                 throw fail(node, "'\(OutputText.excerpt(key))' must be a string, not \(Self.yamlTypeName(node)) (quote it: \"\(OutputText.excerpt(s))\")")
             }
             return s
         }
-        func strings(_ node: Node, _ key: String, _ what: String) throws(ConfigError) -> [String] {
+        func strings(_ node: YAMLNode, _ key: String, _ what: String) throws(ConfigError) -> [String] {
             guard let seq = node.sequence else { throw fail(node, "'\(key)' must be a list of \(what)") }
             var out: [String] = []
             for item in seq { out.append(try string(item, key)) }
@@ -144,8 +144,8 @@ extension Configuration {
                     }
                     // YAML 1.1 reads a bare `off` (or `no`, `false`) as the boolean false.
                     let raw = rv.scalar?.string ?? ""
-                    let isFalse = rv.scalar != nil && rv.resolvedTagName == .bool && rv.bool == false
-                    let normalized = isFalse ? "off" : rv.resolvedTagName == .str ? raw : ""
+                    let isFalse = rv.scalar != nil && rv.tag == .bool && rv.bool == false
+                    let normalized = isFalse ? "off" : rv.tag == .str ? raw : ""
                     guard let setting = RuleSetting(rawValue: normalized) else {
                         throw fail(rv, "rules.\(id) must be error, warning, note or off, not '\(OutputText.excerpt(raw))'")
                     }
@@ -190,13 +190,13 @@ extension Configuration {
         return config
     }
 
-    /// The value of a scalar YAML tags as an integer (YAML 1.1, as Yams' resolver: decimal,
+    /// The value of a scalar YAML tags as an integer (YAML 1.1, as YAMLReader resolves it: decimal,
     /// `0x` hexadecimal, `0o` or leading-`0` octal, `0b` binary, `_` between digits, base 60 as
     /// `1:30`), or nil when it is no integer or does not fit in an `Int`. Read here with checked
-    /// arithmetic, not with Yams' `Node.int`, which multiplies base-60 digits unchecked and traps
-    /// (a crash) on `1:00:00:00:00:00:00:00:00:00:00:00`.
-    static func wholeNumber(_ node: Node) -> Int? {
-        guard node.resolvedTagName == .int, let text = node.scalar?.string else { return nil }
+    /// arithmetic, so base-60 digits that overflow (`1:00:00:00:00:00:00:00:00:00:00:00`) give
+    /// nil, never a trap.
+    static func wholeNumber(_ node: YAMLNode) -> Int? {
+        guard node.tag == .int, let text = node.scalar?.string else { return nil }
         var s = Substring(text.filter { $0 != "_" })
         var negative = false
         if let sign = s.first, sign == "-" || sign == "+" {
@@ -235,32 +235,32 @@ extension Configuration {
     }
 
     /// What YAML made of a plain scalar that is not a string, for messages.
-    static func yamlTypeName(_ node: Node) -> String {
-        switch node.resolvedTagName {
+    static func yamlTypeName(_ node: YAMLNode) -> String {
+        switch node.tag {
         case .int: return "a number"
         case .float: return "a number"
         case .bool: return "a boolean"
         case .null: return "null"
         case .timestamp: return "a date"
-        default: return "'\(node.resolvedTagName.rawValue)'"
+        default: return "'\(node.tag.rawValue)'"
         }
     }
 
-    /// What a YAML error says without the lines of the document that Yams quotes after it: the
-    /// kind, the problem and where (libyaml's texts, which hold none of the document). The
-    /// document may be anything a reference named, so nothing of it is repeated.
+    /// What a YAML error says: the kind, the problem and where (libyaml's texts, which hold none
+    /// of the document). The document may be anything a reference named, so nothing of it is
+    /// repeated.
     public static func yamlProblem(_ error: Error) -> (line: Int, text: String) {
-        guard let e = error as? YamlError else { return (0, "not YAML") }
-        func describe(_ stage: String, _ context: YamlError.Context?, _ problem: String, _ mark: Mark) -> (Int, String) {
+        guard let e = error as? YAMLError else { return (0, "not YAML") }
+        func describe(_ stage: String, _ context: YAMLError.Context?, _ problem: String, _ mark: YAMLMark) -> (Int, String) {
             let during = context.map { "\($0.text) (line \($0.mark.line)), " } ?? ""
             return (mark.line, OutputText.excerpt("\(stage): \(during)\(problem) at line \(mark.line), column \(mark.column)", limit: 200))
         }
         switch e {
-        case .scanner(let context, let problem, let mark, _): return describe("scanner", context, problem, mark)
-        case .parser(let context, let problem, let mark, _): return describe("parser", context, problem, mark)
-        case .composer(let context, let problem, let mark, _): return describe("composer", context, problem, mark)
-        case .reader(let problem, _, _, _): return (0, OutputText.excerpt("reader: \(problem)", limit: 200))
-        default: return (0, "not YAML")
+        case .scanner(let context, let problem, let mark): return describe("scanner", context, problem, mark)
+        case .parser(let context, let problem, let mark): return describe("parser", context, problem, mark)
+        case .composer(let context, let problem, let mark): return describe("composer", context, problem, mark)
+        case .reader(let problem, _, _): return (0, OutputText.excerpt("reader: \(problem)", limit: 200))
+        case .memory: return (0, "not YAML")
         }
     }
 }

@@ -1,5 +1,9 @@
 public import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON Schema (draft-07) of `.entitlint.yml`, published as `Examples/entitlint.schema.json`
 /// (`entitlint generate-schema` writes it; a test fails when it is stale, and another checks that

@@ -1,6 +1,10 @@
 import EntitlintCore
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,8 +30,8 @@ extension GitRepository {
         public var stdout: [UInt8]
         public var stderr: [UInt8]
         var errorText: String {
-            String(decoding: stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                .replacingOccurrences(of: "\n", with: "; ")
+            String(decoding: stderr, as: UTF8.self).trimmingWhitespace()
+                .replacing("\n", with: "; ")
         }
     }
 

@@ -1,6 +1,10 @@
 import EntitlintCore
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,7 +54,7 @@ public struct GitRepository: Sendable {
             }
             throw GitError("cannot find the git work tree: \(why.isEmpty ? "git rev-parse failed" : why)")
         }
-        let top = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let top = String(decoding: r.stdout, as: UTF8.self).trimmingNewlines()
         guard top.hasPrefix("/") else { throw GitError("cannot find the git work tree (a bare repository?)") }
         return GitRepository(topLevel: top)
     }
@@ -138,7 +142,7 @@ public struct GitRepository: Sendable {
     public func resolve(_ revision: String) throws(GitError) -> String {
         guard !revision.isEmpty, !revision.hasPrefix("-") else { throw GitError("'\(revision)' is not a revision") }
         let r = try Self.run(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: topLevel)
-        let oid = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let oid = String(decoding: r.stdout, as: UTF8.self).trimmingWhitespace()
         guard r.status == 0, !oid.isEmpty else {
             var message = "revision '\(revision)' is not in this repository"
             if isShallow() {
@@ -180,7 +184,7 @@ public struct GitRepository: Sendable {
         for name in objectNames {
             guard name.contains("\n") || name.contains("\r") else { asked.append((name, name)); continue }
             let r = try Self.run(["rev-parse", "--verify", "--quiet", name], in: topLevel, limit: 4096)
-            let oid = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let oid = String(decoding: r.stdout, as: UTF8.self).trimmingWhitespace()
             if r.status == 0, oid.utf8.allSatisfy(GitOutput.isHexDigit), !oid.isEmpty { asked.append((name, oid)) } else { out[name] = .unreadable(Self.noBlob) }
         }
         guard !asked.isEmpty else { return out }

@@ -47,21 +47,21 @@ public enum GitHook {
     /// `outside` allows it, so the hook is never written where the user did not ask.
     public static func path(in repository: GitRepository, outside: Bool = false) throws(GitRepository.GitError) -> String {
         let configured = try GitRepository.run(["config", "--get", "core.hooksPath"], in: repository.topLevel, readsHooksPath: true)
-        let hooksPath = String(decoding: configured.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let hooksPath = String(decoding: configured.stdout, as: UTF8.self).trimmingNewlines()
         var folder: String
         if configured.status == 0, !hooksPath.isEmpty {
             folder = hooksPath
         } else {
             let r = try GitRepository.run(["rev-parse", "--git-path", "hooks"], in: repository.topLevel, readsHooksPath: true)
             guard r.status == 0 else { throw GitRepository.GitError("cannot find the hooks folder: git rev-parse --git-path hooks failed") }
-            folder = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+            folder = String(decoding: r.stdout, as: UTF8.self).trimmingNewlines()
         }
         if folder.hasPrefix("~/"), let home = getenv("HOME") { folder = String(cString: home) + folder.dropFirst() }
         folder = Paths.absolute(folder, cwd: repository.topLevel)
         if configured.status == 0, !hooksPath.isEmpty, !outside {
             let gitFolder = try GitRepository.run(["rev-parse", "--absolute-git-dir"], in: repository.topLevel)
             let real = Paths.resolvingSymlinks(folder)
-            let inside = [repository.topLevel, String(decoding: gitFolder.stdout, as: UTF8.self).trimmingCharacters(in: .newlines)]
+            let inside = [repository.topLevel, String(decoding: gitFolder.stdout, as: UTF8.self).trimmingNewlines()]
                 .filter { $0.hasPrefix("/") }
                 .contains { ProjectRoot.isBelow(real, Paths.resolvingSymlinks($0)) }
             guard inside else {

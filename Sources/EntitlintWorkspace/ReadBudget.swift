@@ -1,10 +1,15 @@
+import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Bytes a run may still read (`max-total-bytes`), shared by the parsing threads and by the
 /// reads from git (`GitRepository.blobs`).
 public final class ReadBudget: @unchecked Sendable {
     let limit: Int
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var used = 0
     private(set) var refused = false
 

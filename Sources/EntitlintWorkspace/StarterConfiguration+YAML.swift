@@ -1,6 +1,10 @@
 import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import Yams
+#endif
+import YAMLReader
 
 /// How the starter file writes values and comments so that YAML reads back exactly what was meant.
 extension StarterConfiguration {
@@ -31,7 +35,7 @@ extension StarterConfiguration {
         if !s.isEmpty, s.utf8.allSatisfy({ c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x2F || c == 0x5F || c == 0x2D
         }), s.first != "-", s.first != ".",
-           let node = try? Yams.compose(yaml: "k: " + s), node.mapping?["k"]?.resolvedTagName == .str {
+           let node = try? YAMLNode.compose(yaml: "k: " + s), node.mapping?["k"]?.tag == .str {
             return s
         }
         var q = "\""
@@ -42,7 +46,13 @@ extension StarterConfiguration {
             case "\n": q += "\\n"
             case "\t": q += "\\t"
             default:
-                if yamlNeedsEscape(u) { q += String(format: "\\u%04X", u.value) } else { q.unicodeScalars.append(u) }
+                if yamlNeedsEscape(u) {
+                    // Every character escaped here is at most U+FFFF: `\uXXXX`, four upper-case hex digits.
+                    let hex = String(u.value, radix: 16, uppercase: true)
+                    q += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    q.unicodeScalars.append(u)
+                }
             }
         }
         return q + "\""

@@ -4,7 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Yams
 public import PropertyList
 
 /// `entitlint init`: a commented starter `.entitlint.yml` for the entitlements files and profiles

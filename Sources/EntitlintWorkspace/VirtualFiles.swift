@@ -1,5 +1,9 @@
 public import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import PropertyList
 
 /// Files a run reads from somewhere other than the disk: the git index (`--staged`) or the tree of
@@ -15,7 +19,7 @@ public final class VirtualFiles: @unchecked Sendable {
     public let paths: [String]
     private let pathSet: Set<String>
     private let loader: @Sendable ([String]) -> Result<[String: GitRepository.Blob], GitRepository.GitError>
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var contents: [String: GitRepository.Blob] = [:]
 
     /// `loader` returns the bytes of the absolute paths it is given, or why one was not read (a

@@ -1,5 +1,9 @@
 import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,7 +128,7 @@ public enum TemporaryFiles {
         p.initialize(repeating: nil, count: capacity)
         return p
     }()
-    static let lock = NSLock()
+    static let lock = MutexLock()
     nonisolated(unsafe) static var installed = false
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 

@@ -1,22 +1,22 @@
-// libyaml as Yams vendors and uses it (Yams' `CYaml` module): the very parser whose events Yams
-// composes into nodes.
-import CYaml
+// The system libyaml: the very parser whose events YAMLReader composes into nodes.
+import CLibYAML
 
-/// How deeply YAML text nests, measured before Yams composes it: Yams builds its node tree
-/// recursively (a few stack frames per open collection), so `[[[[...` or `- - - ...` in
-/// `.entitlint.yml` or an XcodeGen `project.yml` would overflow the stack and crash the linter.
+/// How deeply YAML text nests, measured before YAMLReader composes it: the composer refuses
+/// nesting past its own bound, and the configuration and XcodeGen readers want a smaller one
+/// reported as their own message with its line, before any node is built (`[[[[...` or
+/// `- - - ...` in `.entitlint.yml` or an XcodeGen `project.yml`).
 ///
-/// The depth is counted on libyaml's own event stream, the one Yams composes: every
+/// The depth is counted on libyaml's own event stream, the one YAMLReader composes: every
 /// SEQUENCE-START and MAPPING-START opens a level, every matching END closes it. So the bound
 /// holds by construction for every way YAML nests — flow `[` and `{`, single-pair mappings
 /// inside flow sequences, block indentation, compact `- - x`, `? - x`, `: - x` — and for every
 /// line break libyaml knows (LF, CR, CRLF, NEL U+0085, LS U+2028, PS U+2029: libyaml's
 /// `IS_BREAK` in yaml_private.h); a line-based guess can disagree with libyaml, this cannot.
 ///
-/// The check parses once more than Yams does (linear in the text, no node is built), and stops
-/// at the first collection past the limit, so libyaml's own stacks stay as small as the limit.
-/// Text libyaml rejects passes the check: Yams then stops at the same event with the same
-/// error, having opened no more levels than were counted here.
+/// The check parses once more than composing does (linear in the text, no node is built), and
+/// stops at the first collection past the limit, so libyaml's own stacks stay as small as the
+/// limit. Text libyaml rejects passes the check: composing then stops at the same event with
+/// the same error, having opened no more levels than were counted here.
 public enum YAMLNestingLimit {
     /// The line (1-based) of the first collection that opens more than `limit` levels deep, or nil.
     public static func firstLineDeeperThan(_ limit: Int, in text: String) -> Int? {
@@ -38,7 +38,7 @@ public enum YAMLNestingLimit {
             var depth = 0
             while true {
                 var event = yaml_event_t()
-                // A text libyaml rejects: Yams reports the same error at the same place.
+                // A text libyaml rejects: composing reports the same error at the same place.
                 guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
                 events += 1
                 let type = event.type

@@ -33,7 +33,7 @@ struct EntitlementsSettings {
     /// The missing file (as shown) a `ResolvedSetting.isUnknownForMissingFile` problem names.
     static func missingFile(in problem: String) -> String {
         let rest = problem.dropFirst(SettingsEvaluator.missingFilePrefix.count)
-        return rest.range(of: ", which is not here (", options: .backwards).map { String(rest[..<$0.lowerBound]) } ?? String(rest)
+        return rest.lastRange(of: ", which is not here (").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
     }
 
     init(document: PlistDocument, evaluator base: SettingsEvaluator, hint: Hint) {

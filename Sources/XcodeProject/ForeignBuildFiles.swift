@@ -178,7 +178,7 @@ struct ForeignBuildFiles {
         }
         if path.contains("$") || path.contains("{") {
             // A name built from a variable: what follows the last variable names the file.
-            if let last = path.range(of: "}", options: .backwards) ?? path.range(of: ")", options: .backwards) {
+            if let last = path.lastRange(of: "}") ?? path.lastRange(of: ")") {
                 let rest = path[last.upperBound...].drop { $0 == "/" }
                 if !rest.isEmpty { namedPatterns.insert("*/" + rest) }
             }

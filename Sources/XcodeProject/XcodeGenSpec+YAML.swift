@@ -1,7 +1,11 @@
 import EntitlintCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
-import Yams
+import YAMLReader
 
 // The YAML nodes of a spec, with where each was written, and what is done to them under the
 // value budget: conversion from Yams, XcodeGen's merge of included specs, token substitution.
@@ -68,14 +72,14 @@ extension XcodeGenSpec {
     }
 
     /// Nil when `budget` runs out.
-    static func convert(_ node: Node, file: String, depth: Int = 0, budget: Budget) -> YNode? {
-        let loc = node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
+    static func convert(_ node: YAMLNode, file: String, depth: Int = 0, budget: Budget) -> YNode? {
+        let loc = SourceLocation(line: node.mark.line, column: node.mark.column)
         guard budget.take(1) else { return nil }
         guard depth < 200 else { return YNode(value: .scalar("", .null), location: loc, file: file) }
         if let mapping = node.mapping {
             var entries: [(key: String, keyLocation: SourceLocation, value: YNode)] = []
             for (k, v) in mapping {
-                let kl = k.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? .unknown
+                let kl = SourceLocation(line: k.mark.line, column: k.mark.column)
                 guard let value = convert(v, file: file, depth: depth + 1, budget: budget) else { return nil }
                 entries.append((k.scalar?.string ?? "", kl, value))
             }
@@ -91,7 +95,7 @@ extension XcodeGenSpec {
         }
         let text = node.scalar?.string ?? ""
         let kind: Scalar
-        switch Tag.Name(rawValue: node.tag.description) {
+        switch node.tag {
         case .bool: kind = .bool
         case .int: kind = .int
         case .float: kind = .float
@@ -139,9 +143,9 @@ extension XcodeGenSpec {
         guard budget.take(1) else { return node }
         var n = node
         switch node.value {
-        case .scalar(let s, let kind): n.value = .scalar(s.replacingOccurrences(of: token, with: value), kind)
+        case .scalar(let s, let kind): n.value = .scalar(s.replacing(token, with: value), kind)
         case .seq(let items): n.value = .seq(items.map { substitute($0, token, value, budget: budget) })
-        case .map(let entries): n.value = .map(entries.map { ($0.key.replacingOccurrences(of: token, with: value), $0.keyLocation, substitute($0.value, token, value, budget: budget)) })
+        case .map(let entries): n.value = .map(entries.map { ($0.key.replacing(token, with: value), $0.keyLocation, substitute($0.value, token, value, budget: budget)) })
         }
         return n
     }

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PropertyList
-import Yams
+import YAMLReader
 
 /// XcodeGen project specs (`project.yml`; XcodeGen's `Docs/ProjectSpec.md`), read into the same
 /// units as Xcode projects:
@@ -55,8 +55,8 @@ enum XcodeGenSpec {
             problems.append(ProjectProblem(file: shown, location: SourceLocation(line: line, column: 0), message: "cannot parse the XcodeGen spec: nested more than 200 levels deep"))
             return nil
         }
-        let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
+        let node: YAMLNode?
+        do { node = try YAMLNode.compose(yaml: text) } catch {
             // The problem and its place, never the lines Yams quotes: an `include:` may name
             // any file of the project.
             let problem = Configuration.yamlProblem(error)

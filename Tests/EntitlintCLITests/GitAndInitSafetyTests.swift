@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Yams
+import YAMLReader
 
 /// git runs with what could execute code turned off, and `entitlint init` writes YAML that says
 /// only what it meant, whatever the files it reads hold.
@@ -59,7 +59,7 @@ final class GitAndInitSafetyTests: XCTestCase {
 
     /// A plist whose application-identifier holds a newline, `: `, `#`, `{`, quotes and a
     /// control character, in a file whose name holds them too: `init` writes YAML that reads back
-    /// (with Yams) to exactly the keys and values meant, and nothing else.
+    /// (with YAMLReader) to exactly the keys and values meant, and nothing else.
     func testInitWritesYAMLThatReadsBackToExactlyTheIntendedValues() throws {
         let dir = try CLI.temporaryDirectory(self)
         let bundle = "com.example.App\nlock: /etc/passwd\n# {x: 1}: \"quoted\" 'single' \u{1B}[31m\u{85}\u{2028}end"
@@ -71,7 +71,7 @@ final class GitAndInitSafetyTests: XCTestCase {
         let r = try CLI.run(["init"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let text = try String(contentsOf: dir.appendingPathComponent(".entitlint.yml"), encoding: .utf8)
-        let node = try XCTUnwrap(try Yams.compose(yaml: text), text)
+        let node = try XCTUnwrap(try YAMLNode.compose(yaml: text), text)
         let root = try XCTUnwrap(node.mapping, text)
         XCTAssertEqual(root.keys.compactMap(\.string).sorted(), ["apps", "team"], text)
         XCTAssertEqual(root["team"]?.string, "ABCDE12345")

@@ -52,10 +52,10 @@ struct CodeGroupNotEntitledRule: ProjectRule {
             .project([
                 ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                                   sources: ["Shared/Keychain.swift": sharedHelper.replacingOccurrences(of: "↓", with: "")]),
+                                   sources: ["Shared/Keychain.swift": sharedHelper.replacing("↓", with: "")]),
                 ProjectExampleUnit("Widget", kind: .appExtension, bundleID: "com.example.App.Widget", teamID: "ABCDE12345", host: "App",
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.App.Widget</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                                   sources: ["Shared/Keychain.swift": sharedHelper.replacingOccurrences(of: "↓", with: "")]),
+                                   sources: ["Shared/Keychain.swift": sharedHelper.replacing("↓", with: "")]),
             ], comment: "Both targets that compile the helper are granted the group it passes."),
             .project([
                 ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",

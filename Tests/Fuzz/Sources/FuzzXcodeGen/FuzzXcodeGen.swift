@@ -4,7 +4,7 @@ import XcodeProject
 
 /// libFuzzer entry point for XcodeGen specs: the input is `/fuzz/project.yml`, read by
 /// `XcodeDiscoverer` over in-memory files (an exclusive `VirtualFiles`: nothing from the disk)
-/// as `entitlint lint project.yml` reads it: Yams, `include:`, templates, settings groups and
+/// as `entitlint lint project.yml` reads it: YAMLReader, `include:`, templates, settings groups and
 /// configurations, config files (xcconfig), entitlements paths and properties, the units built
 /// from them. Beside it: an included spec, an xcconfig and an entitlements file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,7 +2,7 @@ import EntitlintCore
 import EntitlintWorkspace
 import FuzzSupport
 
-/// libFuzzer entry point for `.entitlint.yml` (Yams, then Entitlint's key checks). The bytes are
+/// libFuzzer entry point for `.entitlint.yml` (YAMLReader on libyaml, then Entitlint's key checks). The bytes are
 /// decoded as `Configuration.load` does (UTF-8, invalid sequences replaced).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzYAMLConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
