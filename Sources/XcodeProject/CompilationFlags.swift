@@ -28,7 +28,7 @@ enum CompilationFlags {
                 }
             } else {
                 // `$(inherited)` of nothing leaves nothing; quotes are not part of a name.
-                out.formUnion(words.map { $0.replacingOccurrences(of: "\"", with: "") }.filter { !$0.isEmpty })
+                out.formUnion(words.map { $0.replacing("\"", with: "") }.filter { !$0.isEmpty })
             }
         }
         return out
