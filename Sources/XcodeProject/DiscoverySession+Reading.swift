@@ -73,13 +73,13 @@ extension DiscoverySession {
             familyOf[path] = family
             if XcodeGenSpec.isSpecPath(path) {
                 let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                             variables: options.configuration?.variables ?? [:], limits: options.limits,
+                                                             variables: request.variables, limits: request.reading.limits,
                                                              catalog: catalog)
                 found = units
                 problems += issues
                 readFiles[path, default: []] += read
             } else {
-                let (read, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
+                let (read, issues) = PBXProject.read(bundlePath: path, files: files, limits: request.reading.limits)
                 problems += issues
                 guard var project = read else { unitless.insert(path); continue }
                 // A product whose package the project does not name may be a package of its workspace.
@@ -87,7 +87,7 @@ extension DiscoverySession {
                 readFiles[path, default: []].append(project.file)
                 xcconfigs.projectFolder = project.directory
                 var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                 variables: options.configuration?.variables ?? [:], catalog: catalog)
+                                                 variables: request.variables, catalog: catalog)
                 found = builder.build()
                 problems += builder.problems
                 // Entitlements files a setting names without any target choosing them in the

@@ -31,29 +31,6 @@ extension DiscoverySource {
     public func supersededProjects(_ request: DiscoveryRequest) -> [String] { [] }
 }
 
-/// What a source is given: the run's files, its own inputs, and what it may read.
-public struct DiscoveryRequest: Sendable {
-    /// The files the run collected: entitlements and profiles as given or walked, and the files the
-    /// folder walks found for any source (`DiscoverySource.walkedFiles`).
-    public var files: [String]
-    /// The command-line paths this source takes whole (`DiscoverySource.takes(input:)`).
-    public var inputs: [String]
-    /// Absolute paths of generated projects another source reads from their specs: not read again.
-    public var superseded: Set<String>
-    /// The run: its paths, configuration (excludes, variables), the read limits (`limits`,
-    /// `maxTotalBytes`) and where files come from (`virtualFiles`, a revision's, or the disk).
-    public var options: LintOptions
-    public var cwd: String
-
-    public init(files: [String], inputs: [String] = [], superseded: Set<String> = [], options: LintOptions, cwd: String) {
-        self.files = files
-        self.inputs = inputs
-        self.superseded = superseded
-        self.options = options
-        self.cwd = cwd
-    }
-}
-
 /// The files a source recognises: exact base names (`project.pbxproj`, `BUILD`), compared as
 /// written, and extensions (`xcconfig`), compared in any case. Lists, not sets: the lists are a
 /// few entries, and a set of strings would make every run, even a one-file hook run, pay the
