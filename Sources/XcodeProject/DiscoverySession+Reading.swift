@@ -58,7 +58,12 @@ extension DiscoverySession {
                 specs[Paths.directoryName(path) + "/" + name + ".xcodeproj"] = path
             }
         }
+        let includer = specsIncludedByOthers()
+        for (path, scope) in projects where includer[path] != nil {
+            mergeScope(includer[path]!, scope)
+        }
         for (path, scope) in projects {
+            if includer[path] != nil { continue }
             if let spec = specs[path] {
                 if let i = projects.firstIndex(where: { $0.path == spec }), scope != projects[i].scope {
                     // Merge the scope into the spec's (already iterated or not, the union is what counts).
@@ -157,6 +162,29 @@ extension DiscoverySession {
                 mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(projectDirectory, v))))
             }
         }
+    }
+
+    /// Specs of the run that another spec of the run includes (absolute) -> the including spec
+    /// that no other spec of the run includes: XcodeGen merges an included spec into the
+    /// including one, so its targets are that spec's units, not units of their own as well. Specs
+    /// that include each other with no such root are all kept. Asked only when the run has two
+    /// specs or more; each spec's includes are loaded once more, within the same budgets.
+    func specsIncludedByOthers() -> [String: String] {
+        let specs = projects.map(\.path).filter(XcodeGenSpec.isSpecPath)
+        guard specs.count > 1 else { return [:] }
+        var includes: [String: Set<String>] = [:]
+        for spec in specs {
+            var ignored: [ProjectProblem] = []
+            var read: [String] = []
+            _ = XcodeGenSpec.load(spec, files: files, problems: &ignored, read: &read)
+            includes[spec] = Set(read.map(files.absolute)).subtracting([spec])
+        }
+        let included = Set(includes.values.flatMap { $0 })
+        var out: [String: String] = [:]
+        for spec in specs where included.contains(spec) {
+            if let root = specs.first(where: { !included.contains($0) && includes[$0]?.contains(spec) == true }) { out[spec] = root }
+        }
+        return out
     }
 
     mutating func mergeScope(_ spec: String, _ scope: Scope) { mergedScopes[spec] = (mergedScopes[spec] ?? scope).union(scope) }
