@@ -54,6 +54,9 @@ public struct FileRecognition: Sendable {
 
     public static let none = FileRecognition()
 
+    /// Whether it recognises no file at all.
+    public var isEmpty: Bool { names.isEmpty && extensions.isEmpty }
+
     public func matches(_ path: String) -> Bool {
         if !extensionBytes.isEmpty, InputFiles.hasExtension(path, in: extensionBytes) { return true }
         if !dotless.isEmpty, dotless.contains(Paths.baseName(path)) { return true }
@@ -71,4 +74,10 @@ extension [any DiscoverySource] {
 
     /// Whether one of the sources takes `path` whole (a built product).
     public func takeInput(_ path: String) -> Bool { contains { $0.takes(input: path) } }
+}
+
+extension DiscoverySource {
+    /// Whether the source reads projects (a walk collects files for it, or it has project files),
+    /// rather than only the paths it takes whole (built products).
+    public var readsProjects: Bool { !walkedFiles.isEmpty || !projectFiles.isEmpty }
 }
