@@ -14,7 +14,7 @@ extension ArtifactReader: DiscoverySource {
     public func discover(_ request: DiscoveryRequest) -> Discovery {
         var discovery = Discovery()
         for path in request.inputs {
-            let r = read(path, shown: Paths.display(path, cwd: request.cwd), limits: request.options.limits)
+            let r = read(path, shown: Paths.display(path, cwd: request.cwd), limits: request.reading.limits)
             discovery.built.units += r.units
             discovery.built.profiles += r.profiles
             discovery.built.findings += r.findings

@@ -11,6 +11,7 @@ public enum DiscoverySources {
     ]
 
     /// The sources that read paths as they are named (built products), not the projects around
-    /// them: for a run that lints files as loose files.
-    public static var withoutProjects: [any DiscoverySource] { registered.filter { !($0 is XcodeDiscoverer) } }
+    /// them: for a run that lints files as loose files. A source that a walk collects files for,
+    /// or that has project files, reads projects, whatever its type: a new one needs no edit here.
+    public static var withoutProjects: [any DiscoverySource] { registered.filter { !$0.readsProjects } }
 }

@@ -58,7 +58,12 @@ extension DiscoverySession {
                 specs[Paths.directoryName(path) + "/" + name + ".xcodeproj"] = path
             }
         }
+        let includer = specsIncludedByOthers()
+        for (path, scope) in projects where includer[path] != nil {
+            mergeScope(includer[path]!, scope)
+        }
         for (path, scope) in projects {
+            if includer[path] != nil { continue }
             if let spec = specs[path] {
                 if let i = projects.firstIndex(where: { $0.path == spec }), scope != projects[i].scope {
                     // Merge the scope into the spec's (already iterated or not, the union is what counts).
@@ -73,13 +78,13 @@ extension DiscoverySession {
             familyOf[path] = family
             if XcodeGenSpec.isSpecPath(path) {
                 let (units, issues, read) = XcodeGenSpec.units(specPath: path, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                             variables: options.configuration?.variables ?? [:], limits: options.limits,
+                                                             variables: request.variables, limits: request.reading.limits,
                                                              catalog: catalog)
                 found = units
                 problems += issues
                 readFiles[path, default: []] += read
             } else {
-                let (read, issues) = PBXProject.read(bundlePath: path, files: files, limits: options.limits)
+                let (read, issues) = PBXProject.read(bundlePath: path, files: files, limits: request.reading.limits)
                 problems += issues
                 guard var project = read else { unitless.insert(path); continue }
                 // A product whose package the project does not name may be a package of its workspace.
@@ -87,7 +92,7 @@ extension DiscoverySession {
                 readFiles[path, default: []].append(project.file)
                 xcconfigs.projectFolder = project.directory
                 var builder = ProjectUnitBuilder(project: project, files: files, xcconfigs: xcconfigs, entitlements: entitlements,
-                                                 variables: options.configuration?.variables ?? [:], catalog: catalog)
+                                                 variables: request.variables, catalog: catalog)
                 found = builder.build()
                 problems += builder.problems
                 // Entitlements files a setting names without any target choosing them in the
@@ -157,6 +162,29 @@ extension DiscoverySession {
                 mentioned.insert(files.absolute(ProjectFiles.normalize(ProjectFiles.join(projectDirectory, v))))
             }
         }
+    }
+
+    /// Specs of the run that another spec of the run includes (absolute) -> the including spec
+    /// that no other spec of the run includes: XcodeGen merges an included spec into the
+    /// including one, so its targets are that spec's units, not units of their own as well. Specs
+    /// that include each other with no such root are all kept. Asked only when the run has two
+    /// specs or more; each spec's includes are loaded once more, within the same budgets.
+    func specsIncludedByOthers() -> [String: String] {
+        let specs = projects.map(\.path).filter(XcodeGenSpec.isSpecPath)
+        guard specs.count > 1 else { return [:] }
+        var includes: [String: Set<String>] = [:]
+        for spec in specs {
+            var ignored: [ProjectProblem] = []
+            var read: [String] = []
+            _ = XcodeGenSpec.load(spec, files: files, problems: &ignored, read: &read)
+            includes[spec] = Set(read.map(files.absolute)).subtracting([spec])
+        }
+        let included = Set(includes.values.flatMap { $0 })
+        var out: [String: String] = [:]
+        for spec in specs where included.contains(spec) {
+            if let root = specs.first(where: { !included.contains($0) && includes[$0]?.contains(spec) == true }) { out[spec] = root }
+        }
+        return out
     }
 
     mutating func mergeScope(_ spec: String, _ scope: Scope) { mergedScopes[spec] = (mergedScopes[spec] ?? scope).union(scope) }

@@ -93,7 +93,7 @@ extension ProjectFiles {
     /// `path` itself does not exist: what a case-insensitive volume (the macOS default) opens.
     /// Read on the disk only; at most 64 components and 10,000 entries per folder are compared.
     func caseVariant(of path: String) -> String? {
-        guard options.virtualFiles == nil else { return nil }
+        guard reading.virtualFiles == nil else { return nil }
         let abs = absolute(path)
         let parts = abs.split(separator: "/").map(String.init)
         guard parts.count <= 64 else { return nil }

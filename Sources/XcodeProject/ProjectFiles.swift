@@ -19,20 +19,23 @@ struct ReadFailure: Error, CustomStringConvertible, Equatable {
 }
 
 struct ProjectFiles: @unchecked Sendable {
-    let options: LintOptions
+    let reading: DiscoveryFiles
     let cwd: String
     /// What the projects of the run may read (`ProjectRoot`): every file a project file names
     /// must resolve inside it.
     let root: ProjectRoot
     private let resolvedFolders = ResolvedFolders()
 
-    init(options: LintOptions, cwd: String) {
-        self.options = options
-        self.cwd = cwd
-        root = options.projectRoot(cwd: cwd)
+    init(_ request: DiscoveryRequest) {
+        reading = request.reading
+        cwd = request.cwd
+        root = request.projectRoot()
     }
 
-    func kind(_ path: String) -> Paths.Kind { options.kind(path) }
+    /// The files of a run with `options` (tests, the fuzz harness).
+    init(options: LintOptions, cwd: String) { self.init(DiscoveryRequest(files: [], options: options, cwd: cwd)) }
+
+    func kind(_ path: String) -> Paths.Kind { reading.kind(path) }
 
     /// Whether `path` resolves outside the project root (or into its `.git` folder): such a file
     /// is never read, and a reference to it is a problem that names the reference, not the file.
@@ -49,11 +52,11 @@ struct ProjectFiles: @unchecked Sendable {
     /// The bytes of `path`; a path outside the project root is refused unread.
     func read(_ path: String) -> Result<[UInt8], ReadFailure> {
         guard !isOutside(path) else { return .failure(.outside) }
-        if let virtual = options.virtualFiles {
+        if let virtual = reading.virtualFiles {
             switch virtual.bytes(path, cwd: cwd) {
             case .success(let bytes)?:
-                guard bytes.count <= options.limits.maxBytes else {
-                    return .failure(ReadFailure("\(FileReader.ReadError.tooLarge(limit: options.limits.maxBytes))"))
+                guard bytes.count <= reading.limits.maxBytes else {
+                    return .failure(ReadFailure("\(FileReader.ReadError.tooLarge(limit: reading.limits.maxBytes))"))
                 }
                 return .success(bytes)
             case .failure(let error)?:
@@ -63,7 +66,7 @@ struct ProjectFiles: @unchecked Sendable {
             }
         }
         do {
-            return .success(try FileReader.read(path, limit: options.limits.maxBytes))
+            return .success(try FileReader.read(path, limit: reading.limits.maxBytes))
         } catch {
             return .failure(error == .notFound ? .missing : ReadFailure("\(error)"))
         }
@@ -73,7 +76,7 @@ struct ProjectFiles: @unchecked Sendable {
     /// file is taken only when it resolves inside the project root (symlinked folders are never
     /// followed).
     func walk(_ folder: String, accept: (String) -> Bool) -> [String] {
-        options.walk(folder, followsLink: { !isOutside($0) }, accept: accept)
+        reading.walk(folder, followsLink: { !isOutside($0) }, accept: accept)
     }
 
     func shown(_ path: String) -> String { Paths.display(path, cwd: cwd) }

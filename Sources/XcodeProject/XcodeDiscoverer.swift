@@ -49,8 +49,7 @@ public struct XcodeDiscoverer: DiscoverySource {
     static let specName: StaticString = "project.yml"
 
     public func discover(_ request: DiscoveryRequest) -> Discovery {
-        var session = DiscoverySession(options: request.options, cwd: request.cwd)
-        session.superseded = request.superseded
+        var session = DiscoverySession(request)
         session.run(looseFiles: request.files)
         return session.result()
     }
@@ -75,8 +74,8 @@ enum Scope: Hashable {
 }
 
 struct DiscoverySession {
-    let options: LintOptions
-    let cwd: String
+    let request: DiscoveryRequest
+    var cwd: String { request.cwd }
     let files: ProjectFiles
     let xcconfigs: XCConfigLoader
     let entitlements: EntitlementsCache
@@ -114,14 +113,13 @@ struct DiscoverySession {
     /// Spec path -> the scopes of the projects generated from it, merged into its own.
     var mergedScopes: [String: Scope] = [:]
     /// Absolute paths of generated projects another source reads from their specs.
-    var superseded: Set<String> = []
+    var superseded: Set<String> { request.superseded }
 
-    init(options: LintOptions, cwd: String) {
-        self.options = options
-        self.cwd = cwd
-        files = ProjectFiles(options: options, cwd: cwd)
+    init(_ request: DiscoveryRequest) {
+        self.request = request
+        files = ProjectFiles(request)
         xcconfigs = XCConfigLoader(files: files)
-        entitlements = EntitlementsCache(files: files, limits: options.limits)
+        entitlements = EntitlementsCache(files: files, limits: request.reading.limits)
         catalog = SourceCatalog(files: files)
     }
 
@@ -143,10 +141,10 @@ struct DiscoverySession {
         }
     }
 
-    func excluded(_ path: String) -> Bool { options.configuration?.excludes(path, cwd: cwd) ?? false }
+    func excluded(_ path: String) -> Bool { request.isExcluded(path) }
 
     mutating func run(looseFiles: [String]) {
-        for path in options.paths where path != "-" {
+        for path in request.paths where path != "-" {
             let base = Paths.baseName(path)
             switch files.kind(path) {
             case .directory:

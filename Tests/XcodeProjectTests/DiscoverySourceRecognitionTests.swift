@@ -35,4 +35,23 @@ final class DiscoverySourceRecognitionTests: XCTestCase {
         XCTAssertFalse(sources.takeInput("App.ipa"), "the Xcode source takes no command-line input whole")
         XCTAssertFalse(([] as [any DiscoverySource]).isProjectFile("project.yml"))
     }
+
+    /// A source that only takes named paths whole, as built products are.
+    struct ProductsOnly: DiscoverySource {
+        var name: String { "products" }
+        var walkedFiles: FileRecognition { .none }
+        var projectFiles: FileRecognition { .none }
+        func takes(input path: String) -> Bool { path.hasSuffix(".ipa") }
+        func discover(_ request: DiscoveryRequest) -> Discovery { Discovery() }
+    }
+
+    /// What keeps a source out of a run that lints files as loose files (`DiscoverySources.withoutProjects`):
+    /// decided by what it recognises, so a new project source is left out without naming its type.
+    func testReadingProjectsIsWhatTheSourceRecognises() {
+        XCTAssertTrue(source.readsProjects)
+        XCTAssertTrue(StubSpecSource().readsProjects, "a source with files of its own reads projects")
+        XCTAssertFalse(ProductsOnly().readsProjects)
+        XCTAssertTrue(FileRecognition.none.isEmpty)
+        XCTAssertFalse(FileRecognition(extensions: ["json"]).isEmpty)
+    }
 }

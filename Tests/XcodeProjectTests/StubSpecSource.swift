@@ -16,7 +16,7 @@ struct StubSpecSource: DiscoverySource {
 
     /// The specs of the run: those a walk collected and those named on the command line.
     func specs(_ request: DiscoveryRequest) -> [String] {
-        (request.files + request.options.paths).filter { projectFiles.matches($0) }
+        (request.files + request.paths).filter { projectFiles.matches($0) }
     }
 
     func supersededProjects(_ request: DiscoveryRequest) -> [String] {
@@ -31,7 +31,7 @@ struct StubSpecSource: DiscoverySource {
             guard let line = try? String(contentsOfFile: spec, encoding: .utf8).split(separator: "\n").first else { continue }
             let entitlements = folder + "/" + line.trimmingCharacters(in: .whitespaces)
             guard let bytes = FileManager.default.contents(atPath: entitlements),
-                  let document = try? PropertyListReader.parse(Array(bytes), limits: request.options.limits) else { continue }
+                  let document = try? PropertyListReader.parse(Array(bytes), limits: request.reading.limits) else { continue }
             let shown = Paths.display(entitlements, cwd: request.cwd)
             var unit = DiscoveredUnit(name: "Stub (Release)", entitlementsPath: entitlements, shownPath: shown, document: document,
                                       bundleID: Fact("com.example.FromStub", from: .derived("the stub spec")), teamID: nil, platform: .iOS,

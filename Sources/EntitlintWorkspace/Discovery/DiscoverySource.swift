@@ -31,29 +31,6 @@ extension DiscoverySource {
     public func supersededProjects(_ request: DiscoveryRequest) -> [String] { [] }
 }
 
-/// What a source is given: the run's files, its own inputs, and what it may read.
-public struct DiscoveryRequest: Sendable {
-    /// The files the run collected: entitlements and profiles as given or walked, and the files the
-    /// folder walks found for any source (`DiscoverySource.walkedFiles`).
-    public var files: [String]
-    /// The command-line paths this source takes whole (`DiscoverySource.takes(input:)`).
-    public var inputs: [String]
-    /// Absolute paths of generated projects another source reads from their specs: not read again.
-    public var superseded: Set<String>
-    /// The run: its paths, configuration (excludes, variables), the read limits (`limits`,
-    /// `maxTotalBytes`) and where files come from (`virtualFiles`, a revision's, or the disk).
-    public var options: LintOptions
-    public var cwd: String
-
-    public init(files: [String], inputs: [String] = [], superseded: Set<String> = [], options: LintOptions, cwd: String) {
-        self.files = files
-        self.inputs = inputs
-        self.superseded = superseded
-        self.options = options
-        self.cwd = cwd
-    }
-}
-
 /// The files a source recognises: exact base names (`project.pbxproj`, `BUILD`), compared as
 /// written, and extensions (`xcconfig`), compared in any case. Lists, not sets: the lists are a
 /// few entries, and a set of strings would make every run, even a one-file hook run, pay the
@@ -77,6 +54,9 @@ public struct FileRecognition: Sendable {
 
     public static let none = FileRecognition()
 
+    /// Whether it recognises no file at all.
+    public var isEmpty: Bool { names.isEmpty && extensions.isEmpty }
+
     public func matches(_ path: String) -> Bool {
         if !extensionBytes.isEmpty, InputFiles.hasExtension(path, in: extensionBytes) { return true }
         if !dotless.isEmpty, dotless.contains(Paths.baseName(path)) { return true }
@@ -94,4 +74,10 @@ extension [any DiscoverySource] {
 
     /// Whether one of the sources takes `path` whole (a built product).
     public func takeInput(_ path: String) -> Bool { contains { $0.takes(input: path) } }
+}
+
+extension DiscoverySource {
+    /// Whether the source reads projects (a walk collects files for it, or it has project files),
+    /// rather than only the paths it takes whole (built products).
+    public var readsProjects: Bool { !walkedFiles.isEmpty || !projectFiles.isEmpty }
 }
