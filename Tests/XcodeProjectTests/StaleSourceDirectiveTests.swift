@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import EntitlintCore
 import EntitlintWorkspace
+import TestSupport
 @testable import XcodeProject
 
 /// A directive in a scanned source file where the run finds nothing at all is still read, so a
@@ -38,5 +39,38 @@ final class StaleSourceDirectiveTests: XCTestCase {
                        "\(result.findings.map { "\($0.path):\($0.line) \($0.rule) \($0.message)" })")
         XCTAssertTrue(unused.first?.message.contains("no wildcard-access-group finding on line 2") == true, unused.first?.message ?? "")
         XCTAssertTrue(unused.last?.message.contains("is not a directive (did you mean 'disable-next-line'?)") == true, unused.last?.message ?? "")
+    }
+
+    func testDirectivesInAnXcconfigAndASpecWithoutFindingsAreStillChecked() throws {
+        let root = try Fixture.temporaryDirectory(self)
+        try SyntheticProject.write([
+            "Config/App.xcconfig": "// entitlint:disable-next-line wildcard-access-group: not here\nDEVELOPMENT_TEAM = ABCDE12345\n",
+            "App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]),
+        ], in: root)
+        var p = ProjectFixture()
+        p.targets = [.init(name: "App", settings: [("Release", [("PRODUCT_BUNDLE_IDENTIFIER", "com.example.app"), ("CODE_SIGN_ENTITLEMENTS", "App.entitlements")])],
+                           baseConfigurations: ["Release": "Config/App.xcconfig"])]
+        try p.write(to: root)
+        let spec = try Fixture.temporaryDirectory(self)
+        try SyntheticProject.write(["project.yml": """
+            name: Suite
+            # entitlint:disable-file unknown-rule-name: a typo
+            settings:
+              base:
+                DEVELOPMENT_TEAM: ABCDE12345
+            targets:
+              App:
+                type: application
+                platform: iOS
+                bundleId: com.example.app
+            """], in: spec)
+        for (folder, file, line, phrase) in [(root, "Config/App.xcconfig", 1, "no wildcard-access-group finding on line 2"),
+                                             (spec, "project.yml", 2, "unknown rule 'unknown-rule-name'")] {
+            let result = try Fixture.lint([folder.path])
+            let unused = result.findings.filter { $0.rule == "unused-suppression" }
+            XCTAssertEqual(unused.map { "\($0.path.hasSuffix(file)) \($0.line)" }, ["true \(line)"],
+                           "\(result.findings.map { "\($0.path):\($0.line) \($0.rule) \($0.message)" })")
+            XCTAssertTrue(unused.first?.message.contains(phrase) == true, unused.first?.message ?? "")
+        }
     }
 }

@@ -30,9 +30,10 @@ public struct Linter: Sendable {
         findings += plan.earlierFindings
         let post = FindingStage(self)
         findings = FindingStage.foldConfigurations(findings, units: plan.reportedFamilies.isEmpty ? reported : plan.findingUnits)
-        // The scanned sources holding directives are read for them even without a finding, so a
-        // stale one is reported; not on a run over changes, where they are context, not the change.
-        let directiveFiles = plan.reportedFamilies.isEmpty ? plan.codeIndex?.filesWithDirectives ?? [] : []
+        // The scanned sources holding directives, and the xcconfig files and specs the discovery
+        // read, are read for directives even without a finding, so a stale one is reported; not on
+        // a run over changes, where they are context, not the change.
+        let directiveFiles = plan.reportedFamilies.isEmpty ? (plan.codeIndex?.filesWithDirectives ?? []) + plan.projectDirectiveFiles : []
         findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
                                cwd: plan.settings.workingDirectory, readSource: plan.codeIndex?.readAny, directiveFiles: directiveFiles)
         let omitted = max(0, findings.count - plan.maxFindings)

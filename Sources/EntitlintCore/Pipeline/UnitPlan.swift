@@ -66,6 +66,9 @@ public struct UnitPlan: Sendable {
     /// included (a pre-commit run: a changed host moves what its unchanged extensions share).
     /// Context units still get no per-unit rule and no code read.
     public var reportedFamilies: Set<String> = []
+    /// Project files the discovery read that may hold inline directives (xcconfig files, YAML
+    /// specs), as shown: read for them even where the run found nothing (`Linter.run`).
+    public var projectDirectiveFiles: [String] = []
 
     public init(units: [PlannedUnit], lock: LockFile? = nil, settings: CheckSettings = CheckSettings(),
                 configuration: Configuration? = nil) {

@@ -15,8 +15,8 @@ struct UnusedSuppressionRule: Rule {
         Only rules that judge a file on its own are called unused (a rule that needs a profile, the project or the lock \
         may be silent only because the run lacks them). In Swift, Objective-C and xcconfig files the same directives \
         are `// entitlint:...` comments alone on their line, in YAML specs `# entitlint:...`; a scanned Swift or \
-        Objective-C file is read for directives when it holds `entitlint:`, an xcconfig or YAML file when the run \
-        has a finding in it (see configuration.md). The directive is still a comment in the entitlements, which \
+        Objective-C file is read for directives when it holds `entitlint:`, and every xcconfig file and spec the \
+        project discovery read (see configuration.md). The directive is still a comment in the entitlements, which \
         reviewers and parsers must read alike (keychain-access-groups.md section 5): keep it short and give the reason.
         """,
         triggering: [

@@ -54,6 +54,10 @@ extension Linter {
         plan.namedProfiles = Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])
                                                 + (discovery?.namedProfiles ?? []), cwd: cwd)
         plan.codeIndex = codeIndex
+        plan.projectDirectiveFiles = (discovery?.files ?? []).filter { path in
+            let ext = Paths.baseName(path).split(separator: ".").last.map { $0.lowercased() } ?? ""
+            return ext == "xcconfig" || ext == "yml" || ext == "yaml"
+        }
         plan.earlierFindings = earlier + options.setupFindings
         let paths = options.paths
         plan.walkedFolders = { paths.map { Paths.absolute($0, cwd: cwd) }.filter { Paths.kind($0) == .directory } }
