@@ -22,7 +22,8 @@ extension StringProtocol {
     /// The text without leading and trailing line breaks (LF, CR, CRLF, NEL, U+2028, U+2029, ...).
     public func trimmingNewlines() -> String { trimming(where: \.isNewline) }
 
-    func trimming(where drop: (Character) -> Bool) -> String {
+    /// The text without the leading and trailing characters `drop` accepts.
+    public func trimming(where drop: (Character) -> Bool) -> String {
         var s = self[...]
         while let c = s.first, drop(c) { s = s.dropFirst() }
         while let c = s.last, drop(c) { s = s.dropLast() }

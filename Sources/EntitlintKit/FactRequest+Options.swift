@@ -30,7 +30,7 @@ extension FactRequest {
         }
         let configPath = config ?? nearest ?? Configuration.find(from: ".", in: trusted)
         if let configPath {
-            if config != nil, TrustedFiles.kind(configPath, in: trusted) != .file {
+            if config != nil, !TrustedFiles.isFile(configPath, in: trusted) {
                 throw UsageError("no such configuration file: \(configPath)\(trusted.map { " at revision \(OutputText.escape($0.revision))" } ?? "")")
             }
             do {

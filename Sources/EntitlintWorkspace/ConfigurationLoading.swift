@@ -36,7 +36,7 @@ extension Configuration {
         var dir = Paths.absolute(directory)
         while true {
             let candidate = (dir == "/" ? "" : dir) + "/" + fileName
-            if TrustedFiles.kind(candidate, in: trusted) == .file { return candidate }
+            if TrustedFiles.isFile(candidate, in: trusted) { return candidate }
             if dir == "/" { return nil }
             dir = Paths.directoryName(dir)
         }

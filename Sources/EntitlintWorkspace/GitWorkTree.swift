@@ -61,19 +61,10 @@ public enum GitWorkTree {
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let t = line.drop { $0 == " " || $0 == "\t" }
             guard t.hasPrefix("path"), let eq = t.firstIndex(of: "=") else { continue }
-            guard t[t.startIndex..<eq].trimmingCharacters(in: " \t") == "path" else { continue }
-            let value = t[t.index(after: eq)...].trimmingCharacters(in: " \t")
+            guard t[t.startIndex..<eq].trimming(where: { $0 == " " || $0 == "\t" }) == "path" else { continue }
+            let value = t[t.index(after: eq)...].trimming(where: { $0 == " " || $0 == "\t" })
             if !value.isEmpty, rel == value || rel.hasPrefix(value + "/") { return value }
         }
         return nil
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -11,10 +11,10 @@ extension LintOptions {
         if let p = lockPath { return try LockFile.load(path: p, from: trustedFiles) }
         if let c = configuration, let p = c.lock {
             let resolved = c.resolve(p)
-            return TrustedFiles.kind(resolved, in: trustedFiles) == .file ? try LockFile.load(path: resolved, from: trustedFiles) : nil
+            return TrustedFiles.isFile(resolved, in: trustedFiles) ? try LockFile.load(path: resolved, from: trustedFiles) : nil
         }
         let standard = LockFile.defaultPath(configuration)
-        if TrustedFiles.kind(standard, in: trustedFiles) == .file { return try LockFile.load(path: standard, from: trustedFiles) }
+        if TrustedFiles.isFile(standard, in: trustedFiles) { return try LockFile.load(path: standard, from: trustedFiles) }
         return nil
     }
 

@@ -105,3 +105,55 @@ extension LintResult {
     }
 }
 
+extension LintOptions {
+    /// What is at `path` for this run: the virtual files first, else the disk.
+    public func kind(_ path: String) -> Paths.Kind {
+        virtualFiles?.kind(path) ?? Paths.kind(path)
+    }
+
+    /// `Paths.walk`, through the virtual files when there are some.
+    public func walk(_ root: String, followsLink: (String) -> Bool = { _ in true }, unreadable: ((String, String) -> Void)? = nil,
+                     accept: (String) -> Bool) -> [String] {
+        guard let virtualFiles else { return Paths.walk(root, followsLink: followsLink, unreadable: unreadable, accept: accept) }
+        return virtualFiles.walk(root, followsLink: followsLink, unreadable: unreadable, accept: accept)
+    }
+
+    /// The run's `ProjectRoot`: the roots of its paths and of its configuration's folder.
+    public func projectRoot(cwd: String = Paths.currentDirectory()) -> ProjectRoot {
+        ProjectRoot(inputs: paths, configurationFolder: configuration?.path.map(Paths.directoryName), cwd: cwd)
+    }
+
+    /// The profiles named by the configuration's `profiles:` (folders are searched for
+    /// `*.mobileprovision` and `*.provisionprofile`), as paths usable from the current folder.
+    public func configuredProfiles() throws(UsageError) -> [String] {
+        guard let config = configuration else { return [] }
+        var out: [String] = []
+        for entry in config.profiles {
+            let p = config.resolve(entry)
+            switch kind(p) {
+            case .directory:
+                // Bounded as any walk is; `checkPathsInsideProject` has put the folder inside the
+                // project, and a symlinked profile in it that leads outside is not followed.
+                let root = ProjectRoot(folders: [config.projectRoot])
+                out += walk(p, followsLink: { root.contains($0) }) { InputFiles.isProfilePath($0) }
+            case .file, .other:
+                out.append(p)
+            case .missing:
+                throw UsageError("\(config.path ?? ".entitlint.yml"): profiles: no such folder or file: \(entry)")
+            }
+        }
+        return out
+    }
+
+    /// The facts the flags and the configuration state about the units.
+    public var statedFacts: StatedFacts {
+        StatedFacts(configuration: configuration, teamID: teamID, bundleID: bundleID, profilePath: profilePath)
+    }
+
+    /// The same options without `paths` among the inputs (built products read separately).
+    func without(paths removed: [String]) -> LintOptions {
+        var o = self
+        o.paths.removeAll { removed.contains($0) }
+        return o
+    }
+}

@@ -7,8 +7,8 @@ public import EntitlintCore
 /// base, they cannot.
 ///
 /// What it guarantees:
-/// - every read of a configuration, baseline or lock file of the run goes through `kind` and
-///   `read` (`Configuration.find(from:in:)`, `Configuration.load(path:knownRules:from:)`,
+/// - every read of a configuration, baseline or lock file of the run goes through `kind` (or
+///   `isFile`) and `read` (`Configuration.find(from:in:)`, `Configuration.load(path:knownRules:from:)`,
 ///   `Baseline.load(path:from:)`, `LockFile.load(path:from:)`, the nested-configuration walk);
 ///   a file the revision lacks does not exist, whatever the disk holds;
 /// - git only prints the revision's tree and blobs (`GitRepository`: no filters, hooks or pagers
@@ -60,9 +60,9 @@ public struct TrustedFiles: Sendable {
         files.walk(root) { Paths.baseName($0) == Configuration.fileName }
     }
 
-    /// What is at `path`: in `trusted` when the run has one, else on the disk.
-    public static func kind(_ path: String, in trusted: TrustedFiles?) -> Paths.Kind {
-        trusted?.kind(path) ?? Paths.kind(path)
+    /// Whether `path` is a file: in `trusted` when the run has one, else on the disk.
+    public static func isFile(_ path: String, in trusted: TrustedFiles?) -> Bool {
+        trusted.map { $0.files.isFile(path) } ?? (Paths.kind(path) == .file)
     }
 
     /// The bytes of `path`: from `trusted` when the run has one, else from the disk.

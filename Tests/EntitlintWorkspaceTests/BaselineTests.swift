@@ -355,6 +355,22 @@ final class VirtualFilesTests: XCTestCase {
         XCTAssertEqual(v.walk(".", cwd: "/r") { _ in true }, ["App/A.entitlements", "p/B.mobileprovision"], "Pods is skipped as in a folder walk")
         XCTAssertEqual(v.walk("p", cwd: "/r") { _ in true }, ["p/B.mobileprovision"])
         XCTAssertEqual(try v.bytes("App/A.entitlements", cwd: "/r")?.get(), Array("x".utf8))
+        XCTAssertTrue(v.isFile("App/A.entitlements", cwd: "/r"))
+        XCTAssertFalse(v.isFile("App", cwd: "/r"), "a folder of the set is not a file")
+        XCTAssertFalse(v.isFile("Nope", cwd: "/r"))
+    }
+
+    func testASetThatIsNotExclusiveAddsTheDisksFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vf-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/OnDisk.entitlements", contents: Data("x".utf8)))
+        let open = VirtualFiles(files: [dir + "/Virtual.entitlements": []], exclusive: false)
+        XCTAssertTrue(open.isFile("Virtual.entitlements", cwd: dir))
+        XCTAssertTrue(open.isFile("OnDisk.entitlements", cwd: dir))
+        XCTAssertFalse(open.isFile("Missing.entitlements", cwd: dir))
+        let closed = VirtualFiles(files: [dir + "/Virtual.entitlements": []], exclusive: true)
+        XCTAssertFalse(closed.isFile("OnDisk.entitlements", cwd: dir), "an exclusive set ignores the disk")
     }
 
     func testParseReadsBytesNotTheDisk() {

@@ -58,7 +58,7 @@ enum FileCollector {
                     found.removeAll { p in
                         guard Paths.baseName(p) == Configuration.fileName else { return false }
                         if Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder,
-                           TrustedFiles.kind(p, in: options.trustedFiles) == .file { nestedConfigFiles.append(p) }
+                           TrustedFiles.isFile(p, in: options.trustedFiles) { nestedConfigFiles.append(p) }
                         return true
                     }
                     if let trusted = options.trustedFiles {

@@ -196,27 +196,11 @@ extension Linter {
     }
 }
 
-extension LintOptions {
-    /// The facts the flags and the configuration state about the units.
-    public var statedFacts: StatedFacts {
-        StatedFacts(configuration: configuration, teamID: teamID, bundleID: bundleID, profilePath: profilePath)
-    }
-}
-
 extension Linter {
     /// The profiles among `profiles` that were named as files on the command line (`paths`),
     /// compared by absolute path.
     static func namedProfiles(_ profiles: [ProfileFile], paths: [String], cwd: String) -> [ProfileFile] {
         let named = Set(paths.map { Paths.absolute($0, cwd: cwd) })
         return profiles.filter { named.contains(Paths.absolute($0.path, cwd: cwd)) }
-    }
-}
-
-extension LintOptions {
-    /// The same options without `paths` among the inputs (built products read separately).
-    func without(paths removed: [String]) -> LintOptions {
-        var o = self
-        o.paths.removeAll { removed.contains($0) }
-        return o
     }
 }

@@ -2,7 +2,11 @@ import EntitlintCore
 import EntitlintWorkspace
 import PropertyList
 
-extension XcodeGenSpec {
+/// What XcodeGen targets compile, from their `sources` and `dependencies`: static helpers of
+/// `XcodeGenSpec`'s unit reading, kept apart because they read files, not the spec's settings.
+enum XcodeGenSources {
+    typealias YNode = XcodeGenSpec.YNode
+
     /// What an XcodeGen target compiles: its `sources` (a path, a list of paths, or of
     /// `{path:, excludes:, includes:, buildPhase:, type:}`; paths relative to the spec that declares
     /// the target; a folder is walked, its files kept when they match an `includes` glob, if any,
@@ -100,7 +104,7 @@ extension XcodeGenSpec {
             let path = ProjectFiles.normalize(ProjectFiles.join(folder, pathNode.string!))
             if let properties = info?["properties"], !files.isOutside(path), files.kind(path) == .missing {
                 sources.infoPlistPath = files.shown(path)
-                sources.infoPlist = SourceCatalog.infoPlist(document(properties)) { SourceCatalog.evaluate($0, settings: settings) }
+                sources.infoPlist = SourceCatalog.infoPlist(XcodeGenSpec.document(properties)) { SourceCatalog.evaluate($0, settings: settings) }
             } else {
                 catalog.addInfoPlist(path, entitlements: entitlements, settings: settings, to: &sources)
             }

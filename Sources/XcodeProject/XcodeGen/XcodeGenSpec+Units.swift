@@ -221,13 +221,13 @@ extension XcodeGenSpec {
                     (origin.signsToRunLocally, origin.signingIdentitySource) = Self.localSigning(evaluator, sdk: unitSDK, isMacCatalyst: origin.isMacCatalyst, team: team?.value)
                     let key = files.absolute(specPath) + "#"
                     let code = catalog.withLinked(key + t.name, own: {
-                        Self.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)
+                        XcodeGenSources.code(target: t.node, spec: spec, specPath: specPath, catalog: catalog)
                     }, linked: {
-                        LinkedCode.closure(of: t.name) { Self.linkedTargets(byName[$0]?.node) { byName[$0]?.type } }.compactMap { name in
-                            byName[name].map { d in (key: key + name, make: { Self.code(target: d.node, spec: spec, specPath: specPath, catalog: catalog) }) }
+                        LinkedCode.closure(of: t.name) { XcodeGenSources.linkedTargets(byName[$0]?.node) { byName[$0]?.type } }.compactMap { name in
+                            byName[name].map { d in (key: key + name, make: { XcodeGenSources.code(target: d.node, spec: spec, specPath: specPath, catalog: catalog) }) }
                         }
                     })
-                    origin.sources = Self.unitSources(code, target: t.node, specPath: specPath, settings: evaluator, catalog: catalog,
+                    origin.sources = XcodeGenSources.unitSources(code, target: t.node, specPath: specPath, settings: evaluator, catalog: catalog,
                                                       entitlements: entitlements)
                     let unit = DiscoveredUnit(name: "\(t.name) (\(config)\(variant.map { ", " + $0.label } ?? ""))",
                                               entitlementsPath: entitlementsPath.map(files.shown), shownPath: shownPath,
