@@ -20,7 +20,9 @@
 #   Swift code  `entitlint lint .` on a generated project of 10 targets compiling 5,000 Swift files
 #               (make-xcode-project.py --swift-files 5000; every file scanned for the keychain
 #               groups it passes): mean < 2 s, reported beside `grep -r kSecAttrAccessGroup .` on
-#               the same tree (interleaved, as a ratio; grep only finds the word, it resolves nothing).
+#               the same tree (interleaved, as a ratio; grep only finds the word, it resolves nothing);
+#               goal: ratio <= 5. Without --quick, also 20,000 Swift files in 40 targets, as a
+#               ratio to grep on that tree (CI's --quick run does not time it).
 #
 # How:
 #   - builds the linter as users build it and as a release ships it: `swift build -c release`
@@ -289,6 +291,17 @@ interleave "$tmp/swift.json" "$tmp/swift" "$([ "$quick" -eq 1 ] && echo 3 || ech
     "grep -r kSecAttrAccessGroup . (5,000 Swift files)" "$grep_bin" "-r kSecAttrAccessGroup ." \
     "entitlint lint . (5,000 Swift files)" "$entitlint" "lint --no-color ."
 
+# --- case 5b: 20,000 Swift files in 40 targets (not with --quick: generating and timing it ----
+# takes about a minute) --------------------------------------------------------------------------
+if [ "$quick" -eq 0 ]; then
+    python3 "$repo/Scripts/make-xcode-project.py" --targets 40 --configurations 3 --swift-files 20000 "$tmp/swift20k"
+    echo "== case 5b: Xcode project, 40 targets compiling 20,000 Swift files ($(du -sk "$tmp/swift20k" | cut -f1) KiB)" >&2
+    interleave "$tmp/swift20k.json" "$tmp/swift20k" 5 1 \
+        "grep -r kSecAttrAccessGroup . (20,000 Swift files)" "$grep_bin" "-r kSecAttrAccessGroup ." \
+        "entitlint lint . (20,000 Swift files)" "$entitlint" "lint --no-color ."
+    rm -rf "$tmp/swift20k"
+fi
+
 # --- case 6: a pre-commit run, one entitlements file staged in a 50-target project --------------
 python3 "$repo/Scripts/make-xcode-project.py" --targets 50 --configurations 3 --swift-files 2000 "$tmp/staged"
 staged_file="$(cd "$tmp/staged" && find . -name '*.entitlements' | sort | head -1 | sed 's|^\./||')"
@@ -381,9 +394,18 @@ import json, sys
 g, e = json.load(open(sys.argv[1]))["results"]
 ok = e["mean"] < 2.0
 print(f"Xcode project, 5,000 Swift files: entitlint {e['mean'] * 1000:.1f} ms ± {e['stddev'] * 1000:.1f} (target < 2000 ms): "
-      f"{'PASS' if ok else 'FAIL'}; grep -r kSecAttrAccessGroup {g['mean'] * 1000:.1f} ms, ratio {e['mean'] / g['mean']:.2f}")
+      f"{'PASS' if ok else 'FAIL'}; grep -r kSecAttrAccessGroup {g['mean'] * 1000:.1f} ms, ratio {e['mean'] / g['mean']:.2f} "
+      f"(of the medians {e['median'] / g['median']:.2f}; goal <= 5, reported, not checked: the machine's noise moves it)")
 sys.exit(0 if ok else 3)
 PY
+if [ -f "$tmp/swift20k.json" ]; then
+    python3 - "$tmp/swift20k.json" <<'PY' || verdict=1
+import json, sys
+g, e = json.load(open(sys.argv[1]))["results"]
+print(f"Xcode project, 20,000 Swift files: entitlint {e['mean'] * 1000:.1f} ms ± {e['stddev'] * 1000:.1f}; grep -r kSecAttrAccessGroup "
+      f"{g['mean'] * 1000:.1f} ms, ratio {e['mean'] / g['mean']:.2f} (of the medians {e['median'] / g['median']:.2f}; goal <= 5, reported, not checked)")
+PY
+fi
 python3 - "$tmp/staged.json" <<'PY' || { [ $? -eq 3 ] && verdict=3; }
 import json, sys
 staged, alone = json.load(open(sys.argv[1]))["results"]

@@ -42,12 +42,13 @@ extension CodeIndex {
             searched.formUnion(needed)
             rounds += 1
             var remaining: [QuietFile] = []
+            let matcher = SourceFilter.NameMatcher(needed)
             for file in quiet {
                 guard let bytes = file.bytes ?? readFile(file.path) else {
                     unreadable.append((file.order, displayPath(file.path)))
                     continue
                 }
-                if SourceFilter.mentions(bytes, anyOf: needed), let source = lex(file.path, bytes) {
+                if matcher.matches(bytes), let source = lex(file.path, bytes) {
                     files.append((file.order, displayPath(file.path), source))
                 } else {
                     remaining.append(file)

@@ -114,8 +114,25 @@ public enum Paths {
         return Array(path.utf8).withUnsafeBufferPointer(clean)
     }
 
+    /// An absolute path other than `/` with no `.`/`..` components, no `//` and no trailing `/`:
+    /// already in the form `absolute` gives (a project lists thousands of such paths).
+    static func isCleanAbsolute(_ path: String) -> Bool {
+        func clean(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard b.count > 1, b.first == UInt8(ascii: "/"), b.last != UInt8(ascii: "/") else { return false }
+            var previous: UInt8 = 0
+            for c in b {
+                if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
+                previous = c
+            }
+            return true
+        }
+        if let answer = path.utf8.withContiguousStorageIfAvailable(clean) { return answer }
+        return Array(path.utf8).withUnsafeBufferPointer(clean)
+    }
+
     public static func absolute(_ path: String, cwd: String) -> String {
         if isCleanRelative(path) { return cwd == "/" ? "/" + path : cwd + "/" + path }
+        if isCleanAbsolute(path) { return path }
         let joined = path.hasPrefix("/") ? path : cwd + "/" + path
         var parts: [Substring] = []
         for p in joined.split(separator: "/", omittingEmptySubsequences: true) {

@@ -104,6 +104,22 @@ public final class CodeIndex: @unchecked Sendable {
         return paths.map(display).sorted()
     }
 
+    /// Threads for reading a unit's files (`Parallel.forEach`): 0 one per core, 1 none.
+    public var jobs = 0
+    /// Files read at a time: the bytes of at most this many files are held before the quiet
+    /// ones are kept or dropped (`keptBytes`).
+    static let loadChunk = 256
+
+    /// `load` for each of `paths` on up to `jobs` threads, in the order of `paths`.
+    func loadAll(_ paths: ArraySlice<String>) -> [Loaded] {
+        let paths = Array(paths)
+        return [Loaded](unsafeUninitializedCapacity: paths.count) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer
+            Parallel.forEach(paths.count, jobs: jobs) { i in (out.baseAddress! + i).initialize(to: self.load(paths[i])) }
+            initialized = paths.count
+        }
+    }
+
     /// Reads a file once per run: lexed when its bytes hold a trigger word, else left quiet (its
     /// bytes returned for the name rounds of `addDefiningFiles`).
     func load(_ path: String) -> Loaded {
@@ -180,8 +196,11 @@ public final class CodeIndex: @unchecked Sendable {
         var quiet: [QuietFile] = []
         var unreadable: [(order: Int, path: String)] = []
         var kept = 0
+        var loads: [Loaded] = []
         for (order, path) in sources.files.enumerated() {
-            switch load(path) {
+            // Read, filtered and lexed a chunk at a time on `jobs` threads, then taken in order.
+            if order % Self.loadChunk == 0 { loads = loadAll(sources.files[order..<min(sources.files.count, order + Self.loadChunk)]) }
+            switch loads[order % Self.loadChunk] {
             case .lexed(let source):
                 lexed.append((order, display(path), source))
             case .quiet(let bytes):

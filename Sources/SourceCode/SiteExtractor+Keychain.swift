@@ -67,7 +67,7 @@ extension SiteExtractor {
     /// (subscript, `setObject:forKey:`, `CFDictionarySetValue`). A call (`updateValue`,
     /// `setObject:forKey:`, `CFDictionarySetValue`) passes one key: only its first is read, and
     /// what each reads of the call is read once, so many keys in one call cost linear time.
-    mutating func keyedValue(_ i: Int) -> (value: Extent, literal: Int, target: String?)? {
+    mutating func keyedValue(_ i: Int) -> (value: StatementExtent, literal: Int, target: String?)? {
         let (s, e) = keyExtent(i)
         guard let box = container(before: s) else { return nil }
         let boxOpensLiteral = swift ? src.isPunct(box, UInt8(ascii: "[")) : src.isPunct(box, UInt8(ascii: "{")) && src.isPunct(box - 1, UInt8(ascii: "@"))
@@ -84,14 +84,14 @@ extension SiteExtractor {
                 keyedCalls.insert(box)
                 let end = parser.split(box + 1, s - 2) { src.isPunct($0, UInt8(ascii: ",")) }[0].upperBound
                 let target = box >= 3 && src.isPunct(box - 2, UInt8(ascii: ".")) && src.tokens[box - 3].kind == .identifier ? src.text(box - 3) : nil
-                return (Extent(lo: box + 1, end: end), -1, target)
+                return (StatementExtent(lo: box + 1, end: end), -1, target)
             }
             if !swift, src.isPunct(box, UInt8(ascii: "[")) {
                 let k = firstSetObjectPart(box)
                 guard k < s - 2 else { return nil }
                 keyedCalls.insert(box)
                 let target = src.tokens[box + 1].kind == .identifier ? src.text(box + 1) : nil
-                return (Extent(lo: k + 2, end: s - 2), -1, target)
+                return (StatementExtent(lo: k + 2, end: s - 2), -1, target)
             }
         }
         if src.isPunct(box, UInt8(ascii: "(")), src.isWord(box - 1, "CFDictionarySetValue") || src.isWord(box - 1, "CFDictionaryAddValue")
@@ -107,7 +107,7 @@ extension SiteExtractor {
             keyedCalls.insert(box)
             let last = args[0].upperBound - 1
             let target = last >= args[0].lowerBound && src.tokens[last].kind == .identifier ? src.text(last) : nil
-            return (Extent(lo: args[2].lowerBound, end: args[2].upperBound), -1, target)
+            return (StatementExtent(lo: args[2].lowerBound, end: args[2].upperBound), -1, target)
         }
         return nil
     }
@@ -142,9 +142,9 @@ extension SiteExtractor {
 
     /// Changes the query dictionary `name` of the innermost block holding one (within reach).
     private mutating func updateQuery(_ name: String, _ change: (inout QueryState) -> Void) {
-        guard let b = innermost(name, .query), var state = blocks[b].queries[name] else { return }
+        guard let b = scopes.innermost(name, .query), var state = scopes.blocks[b].queries[name] else { return }
         change(&state)
-        blocks[b].queries[name] = state
+        scopes.update(b) { $0.queries[name] = state }
     }
 
     private mutating func labelledArgument(_ i: Int) {
@@ -229,7 +229,7 @@ extension SiteExtractor {
         let box = i + 1
         guard src.tokens[box].partner > box else { return }
         let first = parser.split(box + 1, Int(src.tokens[box].partner)) { src.isPunct($0, UInt8(ascii: ",")) }[0]
-        if let literal = queryLiteral(first.lowerBound, first.upperBound) {
+        if let literal = parser.queryLiteral(first.lowerBound, first.upperBound) {
             pendingSaves.append((i, QueryState(literal: literal)))
             return
         }
@@ -242,8 +242,8 @@ extension SiteExtractor {
         let name = src.text(lo)
         // The innermost block holding a query of that name, unless a local or parameter of the
         // same name is declared further in (within reach, not past a type block).
-        guard let b = innermost(name, .query), b >= (innermost(name, .local) ?? -1),
-              let state = blocks[b].queries[name] else { return }
+        guard let b = scopes.innermost(name, .query), b >= (scopes.innermost(name, .local) ?? -1),
+              let state = scopes.blocks[b].queries[name] else { return }
         pendingSaves.append((i, state))
     }
 
@@ -264,5 +264,18 @@ extension SiteExtractor {
         }
         let t = src.tokens[i]
         result.saves.append(KeychainSaveSite(line: Int(t.line), column: Int(t.column), api: "KeychainAccess Keychain(service:)", dataProtectionKeychain: false))
+    }
+
+    /// `request.group = VALUE` where `request` is a local of an enclosing function block that was
+    /// bound to `LocksmithRequest(...)` (Locksmith 1.x).
+    mutating func locksmithRequestGroup(_ i: Int) {
+        guard src.isPunct(i - 1, UInt8(ascii: ".")), src.isPunct(i + 1, UInt8(ascii: "=")), i >= 2,
+              src.tokens[i - 2].kind == .identifier else { return }
+        let name = src.text(i - 2)
+        // The innermost block that holds such a request, unless a local or parameter of the same
+        // name is declared further in (within reach, not past a type block).
+        guard let b = scopes.innermost(name, .request), b >= (scopes.innermost(name, .local) ?? -1) else { return }
+        let extent = statementEnd(i + 2, conditional: false)
+        addGroup(at: i, api: "Locksmith LocksmithRequest group", value: read(extent))
     }
 }

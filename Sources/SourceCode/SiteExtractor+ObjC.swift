@@ -61,16 +61,16 @@ extension SiteExtractor {
         let inFunction = functionBlocks > 0
         if isString {
             addDefinition(name: name, at: i, value: read(extent), member: !inFunction)
-        } else if inFunction, !blocks.isEmpty {
-            declareLocal(name, constant: false)
-            if isDictionary, extent.limit == nil, let literal = queryLiteral(i + 2, extent.end) {
-                declareQuery(name, QueryState(literal: literal))
+        } else if inFunction, !scopes.blocks.isEmpty {
+            scopes.declareLocal(name, constant: false)
+            if isDictionary, extent.limit == nil, let literal = parser.queryLiteral(i + 2, extent.end) {
+                scopes.declareQuery(name, QueryState(literal: literal))
             }
         }
     }
 
     /// The parameters of the method or C function whose body opens at `i`.
-    mutating func objcBlockParams(_ i: Int, into block: inout Block) {
+    mutating func objcBlockParams(_ i: Int, into block: inout OpenBlock) {
         guard functionBlocks == 0, i > 0 else { return }
         // A method: the declaration that `run` saw start since the last `;`, `{` or `}` (however
         // long its signature; each token of it is read once).

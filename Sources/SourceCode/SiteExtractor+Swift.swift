@@ -60,13 +60,13 @@ extension SiteExtractor {
         }
         let isExtension = src.isWord(i, "extension")
         var path = isExtension ? names : typePath + names
-        var tooDeep = !isExtension && (blocks.last?.typeTooDeep ?? false)
+        var tooDeep = !isExtension && (scopes.blocks.last?.typeTooDeep ?? false)
         if path.count > SiteExtractor.maxTypePath {
             path.removeLast(path.count - SiteExtractor.maxTypePath)
             tooDeep = true
         }
         let stringEnum = src.isWord(i, "enum") && src.isPunct(k, UInt8(ascii: ":")) && src.isWord(k + 1, "String")
-        if !src.isWord(i, "protocol") { noteLocksmithConformance(path, clause: k) }
+        if !src.isWord(i, "protocol") { locksmith.noteConformance(path, clause: k, in: src) }
         pendingType = (path, stringEnum, tooDeep)
         pendingParams = nil
         pendingGetter = nil
@@ -162,37 +162,37 @@ extension SiteExtractor {
         }
         let member = atMemberLevel
         pendingParams = nil
-        if src.isPunct(j, UInt8(ascii: "=")), member, isLet || isStatic || blocks.isEmpty, immediatelyInvoked(j + 1) {
+        if src.isPunct(j, UInt8(ascii: "=")), member, isLet || isStatic || scopes.blocks.isEmpty, immediatelyInvoked(j + 1) {
             // `static let x: String = { ... return ... }()`: its returns, as a getter's.
             pendingGetter = typePath + [name]
             pendingGetterToken = k
         } else if src.isPunct(j, UInt8(ascii: "=")) {
             let extent = statementEnd(j + 1, conditional: conditional)
             let value = read(extent)
-            if member, name == "accessGroup" { accessGroupProperties.append((k, typePath, classify(value))) }
-            if !member, src.isWord(j + 1, "LocksmithRequest"), src.isPunct(j + 2, UInt8(ascii: "(")), !blocks.isEmpty {
-                declareRequest(name)
+            if member, name == "accessGroup" { locksmith.noteAccessGroup(token: k, path: typePath, value: scopes.classify(value)) }
+            if !member, src.isWord(j + 1, "LocksmithRequest"), src.isPunct(j + 2, UInt8(ascii: "(")), !scopes.blocks.isEmpty {
+                scopes.declareRequest(name)
             }
-            if member && (isLet || isStatic || blocks.isEmpty) {
+            if member && (isLet || isStatic || scopes.blocks.isEmpty) {
                 addDefinition(name: name, at: k, value: value, member: true)
             } else if member {
-                storedProperties[typePath, default: []].insert(name)
+                members.storedProperties[typePath, default: []].insert(name)
             } else if isLet {
                 addDefinition(name: name, at: k, value: value, member: false)
             } else {
-                declareLocal(name, constant: false)
+                scopes.declareLocal(name, constant: false)
             }
-            if !member, extent.limit == nil, let query = queryLiteral(j + 1, extent.end) {
-                declareQuery(name, QueryState(literal: query))
+            if !member, extent.limit == nil, let query = parser.queryLiteral(j + 1, extent.end) {
+                scopes.declareQuery(name, QueryState(literal: query))
             }
         } else if src.isPunct(j, UInt8(ascii: "{")), !isLet {
             pendingGetter = member && stringType ? typePath + [name] : nil
             pendingGetterToken = k
-            if member && !stringType { storedProperties[typePath, default: []].insert(name) }
+            if member && !stringType { members.storedProperties[typePath, default: []].insert(name) }
         } else if member {
-            storedProperties[typePath, default: []].insert(name)
+            members.storedProperties[typePath, default: []].insert(name)
         } else {
-            declareLocal(name, constant: false)
+            scopes.declareLocal(name, constant: false)
         }
     }
 
@@ -204,7 +204,7 @@ extension SiteExtractor {
     }
 
     private mutating func enumCase(_ i: Int) {
-        guard let block = blocks.last, block.kind == .type else { return }
+        guard let block = scopes.blocks.last, block.kind == .type else { return }
         var k = i + 1
         var steps = 0
         while k < src.tokens.count, src.tokens[k].kind == .identifier, steps < 4096 {
@@ -230,12 +230,13 @@ extension SiteExtractor {
     /// A `return` in a computed property's body (not in a function or closure-free block inside
     /// it: the innermost block that is not a plain block decides).
     private mutating func getterReturn(_ i: Int) {
-        guard let b = namedDepths.last, blocks[b].kind == .getter,
-              !blocks[b].getterPath.isEmpty else { return }
+        guard let b = scopes.namedDepths.last, scopes.blocks[b].kind == .getter,
+              !scopes.blocks[b].getterPath.isEmpty else { return }
         let extent = statementEnd(i + 1, conditional: false)
-        guard blocks[b].returns.count <= Alternative.maxValues else { return }
-        blocks[b].returns.append(Return(extent: extent, condition: conditions.effective, label: returnLabel(i, from: blocks[b].open),
-                                        line: Int(src.tokens[i].line)))
+        guard scopes.blocks[b].returns.count <= Alternative.maxValues else { return }
+        let found = GetterReturn(extent: extent, condition: conditions.effective, label: returnLabel(i, from: scopes.blocks[b].open),
+                                 line: Int(src.tokens[i].line))
+        scopes.update(b) { $0.returns.append(found) }
     }
 
     /// How the code reaches the `return` at `i`: the nearest `case ...` / `default` before it in
@@ -257,7 +258,7 @@ extension SiteExtractor {
     /// The value of a computed `String` property: its one `return` (a local constant returned,
     /// as in `guard let x = Bundle.main.object(...) as? String else {...}; return x`, is replaced
     /// by that constant's expression), or its body when it is a single expression.
-    mutating func finishGetter(_ block: Block) {
+    mutating func finishGetter(_ block: OpenBlock) {
         var value: StringExpression
         switch block.returns.count {
         case 0: value = block.open >= 0 && block.close > block.open ? read(block.open + 1, block.close) : .unknown("an empty getter")
@@ -279,11 +280,11 @@ extension SiteExtractor {
         }
         let name = block.getterPath.last ?? ""
         let path = Array(block.getterPath.dropLast())
-        value = classify(value)
-        typeConstants[path, default: []].insert(name)
-        if name == "accessGroup" { accessGroupProperties.append((block.getterToken, path, value)) }
+        value = scopes.classify(value)
+        members.typeConstants[path, default: []].insert(name)
+        if name == "accessGroup" { locksmith.noteAccessGroup(token: block.getterToken, path: path, value: value) }
         result.definitions.append(StringDefinition(path: block.getterPath, line: Int(src.tokens[block.getterToken].line), value: value,
                                                    condition: conditions.effective))
-        pending.append((.definition(result.definitions.count - 1), path, []))
+        members.wait(.definition(result.definitions.count - 1), in: path, locals: [])
     }
 }

@@ -2,30 +2,21 @@
 /// (types, functions, computed properties, other blocks), and collects keychain group sites,
 /// saves without a group and string definitions. Language-specific idioms are in
 /// `SiteExtractor+Swift.swift` and `SiteExtractor+ObjC.swift`, the keychain idioms in
-/// `SiteExtractor+Keychain.swift`.
+/// `SiteExtractor+Keychain.swift`. The open blocks and the names they declare are kept by
+/// `NameScopes`, the members of the file's types by `MemberNames`, Locksmith's storable types
+/// by `LocksmithProperties`.
 struct SiteExtractor {
     let src: TokenizedSource
     let parser: ExpressionParser
     let swift: Bool
     var result = ScannedSource()
-    var blocks: [Block] = []
+    var scopes: NameScopes
     /// Tokens a statement walk has passed at its own level: a later statement starting at one of
     /// them starts inside a statement already read (code without a separator), and is not read
     /// again. So every token is walked at most once at each level of brackets.
     var walked: [Bool]
     /// The work done, for the bounds tests.
     var work = ScanWork()
-    /// For each name, the indices in `blocks` (from `indexedBlocks` on) of the open blocks that
-    /// declare it as a local or a parameter / hold a query dictionary of that name / a Locksmith
-    /// request of that name, innermost last; and the indices of the open type blocks and of the
-    /// open blocks that are not `.other`. Lookups that walk out through the blocks read these for
-    /// the deep blocks and look at the few outermost ones directly (a constant number of steps
-    /// per lookup, whatever the nesting; ordinary code, rarely nested that deep, keeps no index).
-    var localDepths: [String: [Int]] = [:]
-    var queryDepths: [String: [Int]] = [:]
-    var requestDepths: [String: [Int]] = [:]
-    var typeDepths: [Int] = []
-    var namedDepths: [Int] = []
     /// Per call bracket, what the keyed-value idioms read once: its first `setObject:`/`setValue:`
     /// part, its first selector part, its comma-separated arguments; and the call brackets that
     /// already gave a keyed site (a call passes one key).
@@ -49,11 +40,7 @@ struct SiteExtractor {
     /// Dictionary literals (their opening bracket) that hold an access group / ask for the data-protection keychain.
     var groupLiterals = Set<Int>()
     var protectionLiterals = Set<Int>()
-    /// Stored properties (not constants) and constants of each type, by type path.
-    var storedProperties: [[String]: Set<String>] = [:]
-    var typeConstants: [[String]: Set<String>] = [:]
-    /// Each with the enclosing type and the local constants its value names.
-    var pending: [(Pending, [String], Set<String>)] = []
+    var members = MemberNames()
     /// A declaration seen whose block has not opened yet.
     var pendingType: (path: [String], stringEnum: Bool, tooDeep: Bool)?
     var pendingParams: Set<String>?
@@ -64,14 +51,9 @@ struct SiteExtractor {
     var conditions = ConditionStack()
     /// `SecItemAdd` calls with a known query, decided at the end of the file.
     var pendingSaves: [(Int, QueryState)] = []
-    /// Types (by path) whose declaration or an extension in this file adopts a Locksmith storable
-    /// protocol, and the `accessGroup` properties declared in any type, decided at the end of the file.
-    var locksmithTypes = Set<[String]>()
-    var accessGroupProperties: [(token: Int, path: [String], value: StringExpression)] = []
+    var locksmith = LocksmithProperties()
     /// How many function blocks are open (kept, so that no check walks the whole stack).
     var functionBlocks = 0
-    /// The outermost blocks, looked at directly; the names of deeper ones are indexed.
-    static let indexedBlocks = 8
     /// A statement is read for at most this many units (tokens, bracket groups, whole strings).
     static let maxUnits = 4096
     /// Type paths are at most this many components: the constants of a type nested deeper are
@@ -84,6 +66,7 @@ struct SiteExtractor {
         self.src = src
         self.swift = swift
         parser = ExpressionParser(src: src, swift: swift)
+        scopes = NameScopes(swift: swift)
         walked = Array(repeating: false, count: src.tokens.count)
         work.tokens = src.tokens.count
     }
@@ -102,16 +85,38 @@ struct SiteExtractor {
         return parser.parse(lo, hi)
     }
 
-    mutating func read(_ extent: Extent) -> StringExpression {
+    mutating func read(_ extent: StatementExtent) -> StringExpression {
         read(extent.lo, extent.end, limit: extent.limit)
     }
 
-    var typePath: [String] { blocks.last?.typePath ?? [] }
+    mutating func addGroup(at i: Int, api: String, value: StringExpression) {
+        let t = src.tokens[i]
+        let value = scopes.classify(value)
+        result.groups.append(KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: api, value: value))
+        members.wait(.group(result.groups.count - 1), in: typePath, locals: scopes.localConstants(in: value))
+    }
+
+    mutating func addDefinition(name: String, at i: Int, value: StringExpression, member: Bool) {
+        let path = member ? typePath + [name] : [name]
+        let value = member && scopes.innermostBlock?.typeTooDeep == true ? .overLimit(SiteExtractor.typeTooDeep) : scopes.classify(value)
+        result.definitions.append(StringDefinition(path: path, line: Int(src.tokens[i].line), value: value,
+                                                   condition: member ? conditions.effective : nil))
+        let index = result.definitions.count - 1
+        members.wait(.definition(index), in: typePath, locals: scopes.localConstants(in: value))
+        if member {
+            members.typeConstants[typePath, default: []].insert(name)
+        } else if !scopes.isEmpty {
+            scopes.update(scopes.blocks.count - 1) { $0.scoped.append(index) }
+            scopes.declareLocal(name, constant: true)
+        }
+    }
+
+    var typePath: [String] { scopes.innermostBlock?.typePath ?? [] }
 
     /// True when the innermost block is a type body or the file itself (declarations there are
     /// members visible to the unit, not locals).
     var atMemberLevel: Bool {
-        guard let kind = blocks.last?.kind else { return true }
+        guard let kind = scopes.innermostBlock?.kind else { return true }
         return kind == .type
     }
 
@@ -147,10 +152,14 @@ struct SiteExtractor {
             if swift { swiftToken(i) } else { objcToken(i) }
             i += 1
         }
-        while !blocks.isEmpty { popBlock(closeLine: Int(src.tokens.last?.line ?? 1)) }
-        let locksmithSites = swift ? addLocksmithSites() : 0
-        finishPending()
-        if locksmithSites > 0 { result.groups.sort { ($0.line, $0.column) < ($1.line, $1.column) } }
+        while !scopes.isEmpty { popBlock(closeLine: Int(src.tokens.last?.line ?? 1)) }
+        let locksmithSites = swift ? locksmith.sites(in: src) : []
+        for (site, path) in locksmithSites {
+            result.groups.append(site)
+            members.wait(.group(result.groups.count - 1), in: path, locals: [])
+        }
+        members.finish(&result)
+        if !locksmithSites.isEmpty { result.groups.sort { ($0.line, $0.column) < ($1.line, $1.column) } }
         for (i, state) in pendingSaves where !state.hasGroup && !groupLiterals.contains(state.literal) {
             let t = src.tokens[i]
             let protection = state.dataProtection || protectionLiterals.contains(state.literal)
@@ -169,7 +178,7 @@ struct SiteExtractor {
         guard k >= floor else { return }
         open.removeSubrange(k...)
         if src.tokens[i].byte == UInt8(ascii: "}") {
-            while let last = blocks.last, last.close >= 0, last.close <= i {
+            while let last = scopes.innermostBlock, last.close >= 0, last.close <= i {
                 popBlock(closeLine: Int(src.tokens[i].line))
             }
         }
@@ -177,8 +186,8 @@ struct SiteExtractor {
 
     private mutating func openBlock(_ i: Int) {
         let close = Int(src.tokens[i].partner)
-        var block = Block(kind: .other, typePath: typePath, openLine: Int(src.tokens[i].line), open: i, close: close)
-        block.typeTooDeep = blocks.last?.typeTooDeep ?? false
+        var block = OpenBlock(kind: .other, typePath: typePath, openLine: Int(src.tokens[i].line), open: i, close: close)
+        block.typeTooDeep = scopes.innermostBlock?.typeTooDeep ?? false
         if let type = pendingType {
             block.kind = .type
             block.typePath = type.path
@@ -191,11 +200,11 @@ struct SiteExtractor {
         } else if let params = pendingParams {
             block.kind = .function
             block.params = params
-        } else if swift, let last = blocks.last, last.kind == .getter, src.isWord(i - 1, "get") {
+        } else if swift, let last = scopes.innermostBlock, last.kind == .getter, src.isWord(i - 1, "get") {
             block.kind = .getter
             block.getterPath = last.getterPath
             block.getterToken = last.getterToken
-            blocks[blocks.count - 1].getterPath = []
+            scopes.update(scopes.blocks.count - 1) { $0.getterPath = [] }
         } else if !swift {
             objcBlockParams(i, into: &block)
         }
@@ -203,26 +212,11 @@ struct SiteExtractor {
         pendingGetter = nil
         pendingParams = nil
         if block.kind == .function { functionBlocks += 1 }
-        let depth = blocks.count
-        if block.kind == .type { typeDepths.append(depth) }
-        if block.kind != .other { namedDepths.append(depth) }
-        if depth >= Self.indexedBlocks {
-            for name in block.params { Self.push(depth, for: name, in: &localDepths) }
-        }
-        blocks.append(block)
+        scopes.open(block)
     }
 
     private mutating func popBlock(closeLine: Int) {
-        let block = blocks.removeLast()
-        let depth = blocks.count
-        if depth >= Self.indexedBlocks {
-            for name in block.locals.keys where !block.params.contains(name) { Self.pop(depth, for: name, in: &localDepths) }
-            for name in block.params { Self.pop(depth, for: name, in: &localDepths) }
-            for name in block.queries.keys { Self.pop(depth, for: name, in: &queryDepths) }
-            for name in block.locksmithRequests { Self.pop(depth, for: name, in: &requestDepths) }
-        }
-        if typeDepths.last == depth { typeDepths.removeLast() }
-        if namedDepths.last == depth { namedDepths.removeLast() }
+        let block = scopes.close()
         if block.kind == .function { functionBlocks -= 1 }
         let scope = block.openLine...max(block.openLine, closeLine)
         for d in block.scoped { result.definitions[d].scope = scope }
@@ -239,29 +233,29 @@ struct SiteExtractor {
     /// a token an earlier walk passed at the same level, or runs into one, is inside a statement
     /// already read: not read again (`limit`), so the walks of a file take linear time.
     mutating func statementEnd(_ lo: Int, conditional: Bool, stopAtComma: Bool = false, stopAtBrace: Bool = false,
-                               stopAtEquals: Bool = false) -> Extent {
+                               stopAtEquals: Bool = false) -> StatementExtent {
         var k = lo
         var previous = -1
         var units = 0
         let n = src.tokens.count
-        if k < n, walked[k] { return Extent(lo: lo, end: lo, limit: Self.nestedStatement) }
+        if k < n, walked[k] { return StatementExtent(lo: lo, end: lo, limit: Self.nestedStatement) }
         while k < n {
             let t = src.tokens[k]
             if t.kind == .punct {
                 switch t.byte {
-                case UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return Extent(lo: lo, end: k)
-                case UInt8(ascii: ","): if stopAtComma || conditional { return Extent(lo: lo, end: k) }
-                case UInt8(ascii: "{"): if conditional || stopAtBrace { return Extent(lo: lo, end: k) }
-                case UInt8(ascii: "="): if stopAtEquals { return Extent(lo: lo, end: k) }
+                case UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return StatementExtent(lo: lo, end: k)
+                case UInt8(ascii: ","): if stopAtComma || conditional { return StatementExtent(lo: lo, end: k) }
+                case UInt8(ascii: "{"): if conditional || stopAtBrace { return StatementExtent(lo: lo, end: k) }
+                case UInt8(ascii: "="): if stopAtEquals { return StatementExtent(lo: lo, end: k) }
                 default: break
                 }
             }
-            if t.kind == .defineEnd || (conditional && src.isWord(k, "else")) { return Extent(lo: lo, end: k) }
+            if t.kind == .defineEnd || (conditional && src.isWord(k, "else")) { return StatementExtent(lo: lo, end: k) }
             // A middle or last segment met on its own closes the interpolation the walk started in.
-            if t.kind == .string, t.segment == .middle || t.segment == .tail { return Extent(lo: lo, end: k) }
-            if swift, previous >= 0, t.line > src.tokens[previous].line, !continues(previous, k) { return Extent(lo: lo, end: k) }
-            if walked[k] { return Extent(lo: lo, end: k, limit: Self.nestedStatement) }
-            if units == Self.maxUnits { return Extent(lo: lo, end: k, limit: ExpressionParser.tooLong) }
+            if t.kind == .string, t.segment == .middle || t.segment == .tail { return StatementExtent(lo: lo, end: k) }
+            if swift, previous >= 0, t.line > src.tokens[previous].line, !continues(previous, k) { return StatementExtent(lo: lo, end: k) }
+            if walked[k] { return StatementExtent(lo: lo, end: k, limit: Self.nestedStatement) }
+            if units == Self.maxUnits { return StatementExtent(lo: lo, end: k, limit: ExpressionParser.tooLong) }
             walked[k] = true
             let next = parser.skip(k)
             previous = next - 1
@@ -269,7 +263,7 @@ struct SiteExtractor {
             units += 1
             work.walkedUnits += 1
         }
-        return Extent(lo: lo, end: k)
+        return StatementExtent(lo: lo, end: k)
     }
 
     /// A Swift expression goes on across a line break when the break follows or precedes an

@@ -49,26 +49,48 @@ public enum SourceFilter {
     /// True when `bytes` hold one of `names` as a whole word (not inside a longer identifier):
     /// the file may define it.
     public static func mentions(_ bytes: [UInt8], anyOf names: Set<String>) -> Bool {
-        guard !names.isEmpty else { return false }
-        return ByteMatcher(Array(names), wholeWords: true).matches(bytes)
+        NameMatcher(names).matches(bytes)
+    }
+
+    /// `mentions` for one set of names and many files: the table is built once.
+    public struct NameMatcher: Sendable {
+        private let matcher: ByteMatcher
+
+        public init(_ names: Set<String>) {
+            matcher = ByteMatcher(Array(names), wholeWords: true)
+        }
+
+        /// True when `bytes` hold one of the names as a whole word.
+        public func matches(_ bytes: [UInt8]) -> Bool {
+            matcher.matches(bytes)
+        }
     }
 }
 
-/// Finds any of a set of byte strings in one pass: a table says which bytes start one, and only
-/// at those bytes are the candidates compared. Work: the bytes, plus the comparisons at
-/// candidate starts (each at most the length of the longest needle).
+/// Finds any of a set of byte strings in one pass: a table says which pairs of adjacent bytes
+/// start one, and only at those pairs are the candidates (those with that first byte) compared.
+/// Work: the bytes, plus the comparisons at candidate starts (each at most the length of the
+/// longest needle). No allocation per search.
 struct ByteMatcher {
-    private var first = [Bool](repeating: false, count: 256)
+    /// Indexed by `first << 8 | second`: some needle starts with these two bytes (a one-byte
+    /// needle marks every pair it starts).
+    private var pairs = [Bool](repeating: false, count: 1 << 16)
     private var needles: [[UInt8]] = []
-    private var byFirst: [UInt8: [Int]] = [:]
+    /// The needles starting with each byte.
+    private var byFirst = [[Int]](repeating: [], count: 256)
     private let wholeWords: Bool
 
     init(_ words: [String], wholeWords: Bool) {
         self.wholeWords = wholeWords
         for word in words where !word.isEmpty {
             let bytes = Array(word.utf8)
-            first[Int(bytes[0])] = true
-            byFirst[bytes[0], default: []].append(needles.count)
+            let high = Int(bytes[0]) << 8
+            if bytes.count > 1 {
+                pairs[high | Int(bytes[1])] = true
+            } else {
+                for second in 0..<256 { pairs[high | second] = true }
+            }
+            byFirst[Int(bytes[0])].append(needles.count)
             needles.append(bytes)
         }
     }
@@ -81,20 +103,25 @@ struct ByteMatcher {
     }
 
     func matches(_ bytes: [UInt8]) -> Bool {
-        guard !needles.isEmpty else { return false }
+        guard !needles.isEmpty, !bytes.isEmpty else { return false }
         return bytes.withUnsafeBufferPointer { b in
-            first.withUnsafeBufferPointer { table in
+            pairs.withUnsafeBufferPointer { table in
                 let n = b.count
                 var i = 0
-                while i < n {
-                    if table[Int(b[i])], let list = byFirst[b[i]] {
-                        for k in list where found(needles[k], in: b, at: i) { return true }
-                    }
+                while i < n - 1 {
+                    if table[Int(b[i]) << 8 | Int(b[i + 1])], candidates(b, at: i) { return true }
                     i += 1
                 }
-                return false
+                // The last byte can only start a one-byte needle.
+                return candidates(b, at: n - 1)
             }
         }
+    }
+
+    @inline(__always)
+    private func candidates(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        for k in byFirst[Int(b[i])] where found(needles[k], in: b, at: i) { return true }
+        return false
     }
 
     @inline(__always)

@@ -97,6 +97,46 @@ final class CodeIndexFilterTests: XCTestCase {
 }
 
 /// Counts the reads of each path (the index may read from several threads).
+/// Reading a unit's files on several threads gives what reading them one by one gives, in the
+/// project's order, each file read once.
+final class CodeIndexParallelTests: XCTestCase {
+    func testManyFilesReadOnTwoThreadsGiveTheSameCodeAsOneThread() {
+        // 600 files: past two chunks of reads; every 50th passes a group, six others define one each.
+        var files: [String: [UInt8]] = [:]
+        for k in 0..<600 {
+            let text: String
+            if k % 50 == 0 {
+                text = "func save\(k)() {\n    let q: [String: Any] = [kSecAttrAccessGroup as String: Names.group\(k / 50 % 6 + 1)]\n    SecItemAdd(q as CFDictionary, nil)\n}\n"
+            } else if k < 7 {
+                text = "extension Names {\n    static let group\(k) = \"ABCDE12345.group\(k)\"\n}\n"
+            } else {
+                text = "struct Model\(k) {\n    var name = \"m\"\n}\n"
+            }
+            files[String(format: "/p/F%04d.swift", k)] = Array(text.utf8)
+        }
+        let paths = files.keys.sorted()
+        let contents = files
+        func run(jobs: Int) -> (UnitCode, [String: Int]) {
+            let reads = ReadCounter()
+            let index = CodeIndex(read: { reads.count($0); return contents[$0] }, display: { $0 })
+            index.jobs = jobs
+            return (index.code(for: UnitSources(files: paths, infoPlist: [:])), reads.snapshot)
+        }
+        let (one, _) = run(jobs: 1)
+        let (two, reads) = run(jobs: 2)
+        XCTAssertEqual(one.groups.count, 12)
+        XCTAssertEqual(two.groups.map(\.path), one.groups.map(\.path))
+        XCTAssertEqual(two.groups.map(\.resolved.value), one.groups.map(\.resolved.value))
+        XCTAssertEqual(two.groups.first?.resolved.value, "ABCDE12345.group1")
+        XCTAssertEqual(two.lexedFiles, one.lexedFiles)
+        XCTAssertEqual(two.lexedFiles, 12 + 6)
+        XCTAssertTrue(two.isComplete)
+        XCTAssertEqual(two.scannedFiles, 600)
+        XCTAssertEqual(Set(reads.values), [1], "each file read once")
+        XCTAssertEqual(reads.count, 600)
+    }
+}
+
 final class ReadCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]

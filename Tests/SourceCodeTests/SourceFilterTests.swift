@@ -44,6 +44,26 @@ final class SourceFilterTests: XCTestCase {
         XCTAssertFalse(mentions("group", []))
     }
 
+    func testOneByteNamesAndNamesSharingTheirFirstBytesAreFound() {
+        XCTAssertTrue(mentions("let a = x", ["x"]), "a one-byte name as the file's last byte")
+        XCTAssertTrue(mentions("x = 1", ["x"]), "a one-byte name as the file's first byte")
+        XCTAssertFalse(mentions("let xy = 1", ["x"]))
+        XCTAssertTrue(mentions("let groupB = 1", ["groupA", "groupB"]), "the second of two names with the same first bytes")
+        XCTAssertTrue(mentions("x", ["x"]))
+        XCTAssertFalse(mentions("", ["x"]))
+        let matcher = SourceFilter.NameMatcher(["sharedGroup", "k"])
+        XCTAssertTrue(matcher.matches(Array("let sharedGroup = 1".utf8)))
+        XCTAssertTrue(matcher.matches(Array("f(k)".utf8)))
+        XCTAssertFalse(matcher.matches(Array("let kk = sharedGroups".utf8)), "one matcher for many files answers each alike")
+    }
+
+    func testATriggerIsFoundWhereverItStartsAndEnds() {
+        XCTAssertTrue(triggers("Group"), "the whole file")
+        XCTAssertTrue(triggers("xGroupx"), "inside a longer word")
+        XCTAssertTrue(triggers("SeSecItemAdd("), "after a false start with the same first bytes")
+        XCTAssertFalse(triggers("SecItemAd"))
+    }
+
     func testReferencedNamesAreEveryComponentOfEveryReference() {
         let expression = StringExpression.concatenation([
             .reference(["Constants", "Keychain", "group"]), .literal("."),

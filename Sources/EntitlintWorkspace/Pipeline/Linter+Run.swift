@@ -48,7 +48,8 @@ extension Linter {
             checkedPaths += products.paths
         }
         let codeIndex = discovery?.units.isEmpty == false
-            ? CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles, configuration: options.configuration)
+            ? CodeIndex.disk(limit: options.limits.maxBytes, cwd: cwd, virtualFiles: options.virtualFiles, configuration: options.configuration,
+                             jobs: options.workers)
             : nil
         var plan = UnitPlan(units: planned, lock: lock, settings: options.settings, configuration: options.configuration)
         plan.namedProfiles = Self.namedProfiles(profiles, paths: options.paths + (options.profilePath.map { [$0] } ?? [])

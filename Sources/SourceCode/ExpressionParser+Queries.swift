@@ -1,5 +1,5 @@
 /// How a keychain query dictionary starts, read from the tokens of its expression.
-extension SiteExtractor {
+extension ExpressionParser {
     /// The dictionary a query expression starts as: a literal (its opening bracket), or an empty
     /// dictionary (-1: `[String: Any]()`, `[NSMutableDictionary dictionary]`); nil for anything else.
     func queryLiteral(_ lo: Int, _ hi: Int) -> Int? {
@@ -7,7 +7,7 @@ extension SiteExtractor {
         var k = lo
         while k < hi {
             if swift, src.isWord(k, "as") { hi = k; break }
-            k = parser.skip(k)
+            k = skip(k)
         }
         guard lo < hi else { return nil }
         if swift {
@@ -17,7 +17,7 @@ extension SiteExtractor {
             return close == hi - 3 && src.isPunct(hi - 2, UInt8(ascii: "(")) ? -1 : nil
         }
         var start = lo
-        if src.isPunct(start, UInt8(ascii: "(")), src.tokens[start].partner > start, parser.isCast(start + 1, Int(src.tokens[start].partner)) {
+        if src.isPunct(start, UInt8(ascii: "(")), src.tokens[start].partner > start, isCast(start + 1, Int(src.tokens[start].partner)) {
             start = Int(src.tokens[start].partner) + 1
         }
         if src.isPunct(start, UInt8(ascii: "@")), src.isPunct(start + 1, UInt8(ascii: "{")), Int(src.tokens[start + 1].partner) == hi - 1 {
