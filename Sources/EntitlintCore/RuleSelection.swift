@@ -25,7 +25,8 @@ public struct RuleSelection: Sendable, Hashable {
 
     /// The severity overrides of a run (`Linter.severityOverrides`): the configuration's
     /// `rules:`, with every rule the selection leaves out set to `off`. `all`: every rule id.
-    public func overrides(configuration: Configuration?, all: [String]) -> [String: Configuration.RuleSetting] {
+    /// `all` (every rule id) is evaluated only when a selection needs it.
+    public func overrides(configuration: Configuration?, all: @autoclosure () -> [String]) -> [String: Configuration.RuleSetting] {
         var settings = configuration?.rules ?? [:]
         var ignored = Set(ignore)
         if let select {
@@ -34,15 +35,18 @@ public struct RuleSelection: Sendable, Hashable {
             ignored.formUnion(configuration?.ignore ?? [])
         }
         if let basis = (select ?? configuration?.select).map(Set.init) {
-            for id in all where !ToolFindings.contains(id) && !basis.contains(id) { settings[id] = .off }
+            for id in all() where !ToolFindings.contains(id) && !basis.contains(id) { settings[id] = .off }
         }
         for id in ignored { settings[id] = .off }
         return settings
     }
 
     /// The rule ids of a `--select`/`--ignore` value: comma-separated (white space around each
-    /// is dropped). Throws a message naming an unknown id, with the nearest known one.
-    public static func parse(_ values: [String], option: String, known: Set<String>) throws(UsageError) -> [String] {
+    /// is dropped). Throws a message naming an unknown id, with the nearest known one. `known`
+    /// is evaluated only when there are values (building it costs start-up time on every run).
+    public static func parse(_ values: [String], option: String, known: @autoclosure () -> Set<String>) throws(UsageError) -> [String] {
+        guard !values.isEmpty else { return [] }
+        let known = known()
         var ids: [String] = []
         for value in values {
             let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }

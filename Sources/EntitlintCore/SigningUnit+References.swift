@@ -6,13 +6,18 @@ extension SigningUnit {
     /// use; template placeholders (`{{NAME}}`, `###NAME###`) included. Bounded by the document,
     /// whose depth the readers bound; the walk is an explicit stack.
     public func unresolvedReferences() -> [(text: String, location: SourceLocation)] {
-        let expander = self.expander
+        // The expander (tables of the unit's values) is built at the first string that may hold a
+        // reference: most documents have none.
+        var built: VariableExpander?
         var out: [(text: String, location: SourceLocation)] = []
         var seen = Set<String>()
         var stack = [document.root]
         while let node = stack.popLast() {
             switch node.value {
             case .string(let s):
+                guard VariableExpander.mayContainReference(s) else { continue }
+                let expander = built ?? self.expander
+                built = expander
                 guard expander.hasUnresolved(s) else { continue }
                 for r in expander.expand(s).unresolved where seen.insert(r.text).inserted {
                     out.append((r.text, node.location))

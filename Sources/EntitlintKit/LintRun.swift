@@ -16,7 +16,8 @@ public enum LintRun {
             selection = RuleSelection(select: try request.select.map { try RuleSelection.parse($0, option: "--select", known: RuleRegistry.ids) },
                                       ignore: try RuleSelection.parse(request.ignore, option: "--ignore", known: RuleRegistry.ids))
         } catch { throw UsageError("\(error)") }
-        let allIDs = RuleRegistry.descriptions.map(\.id)
+        // Every rule's description, built only when a selection needs the ids.
+        let allIDs = { RuleRegistry.descriptions.map(\.id) }
         let stdinName = request.standardInputName
         var notes: [String] = []
         let trusted = try request.changes.trustedFiles()
@@ -39,7 +40,7 @@ public enum LintRun {
             let group = groups[nextGroup]
             nextGroup += 1
             let baselines = try request.changes.loadBaselines(group)
-            let linter = Linter(rules: RuleRegistry.all, severityOverrides: selection.overrides(configuration: group.configuration, all: allIDs))
+            let linter = Linter(rules: RuleRegistry.all, severityOverrides: selection.overrides(configuration: group.configuration, all: allIDs()))
             var part: LintResult
             do {
                 if let stdinName { part = try linter.lintStandardInput(group, name: stdinName) } else { part = try linter.lint(group) }
@@ -62,7 +63,7 @@ public enum LintRun {
         }
         let recorded = try request.changes.recordBaselineIfAsked(result, baselines: request.changes.loadBaselines(options))
         return LintOutcome(result: result, failing: recorded == nil && failing, options: options,
-                           ruleSettings: selection.overrides(configuration: options.configuration, all: allIDs), recordedBaseline: recorded)
+                           ruleSettings: selection.overrides(configuration: options.configuration, all: allIDs()), recordedBaseline: recorded)
     }
 
     /// Why a run over `paths` that found nothing to lint stops: most often a CI step or a hook

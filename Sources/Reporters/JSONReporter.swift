@@ -79,9 +79,6 @@ public struct JSONReporter: Reporter {
             findings: report.findings.map(Self.item),
             notices: report.notices.map { .init(message: $0.message, path: $0.path, line: $0.line, column: $0.column) },
             summary: .init(files: report.files, errors: report.errors, warnings: report.warnings, notes: report.notes))
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? enc.encode(doc) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return Self.text(doc)
     }
 }

@@ -8,34 +8,45 @@ extension FindingStage {
     package static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
         struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String, units: [String] }
         struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
-        var order: [Key] = []
-        var groups: [Key: (Finding, [String])] = [:]
-        for f in findings {
-            let key = Key(rule: f.rule, path: f.path, line: f.line, column: f.column, message: f.message, units: f.units)
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = (f, f.unit.map { [$0] } ?? [])
+        // One hash of each finding's key: `slot` finds or makes its group in the same lookup;
+        // groups stay in the order first met. Findings and units are read in place, not copied.
+        var slot: [Key: Int] = [:]
+        slot.reserveCapacity(findings.count)
+        var groups: [(finding: Finding, names: [String])] = []
+        var messagesPerPlace: [Place: Int] = [:]
+        for i in findings.indices {
+            let key = Key(rule: findings[i].rule, path: findings[i].path, line: findings[i].line, column: findings[i].column,
+                          message: findings[i].message, units: findings[i].units)
+            let g: Int = { (index: inout Int) -> Int in
+                if index < 0 { index = groups.count }
+                return index
+            }(&slot[key, default: -1])
+            if g == groups.count {
+                groups.append((findings[i], findings[i].unit.map { [$0] } ?? []))
+                messagesPerPlace[Place(rule: key.rule, path: key.path, line: key.line, column: key.column), default: 0] += 1
                 continue
             }
-            if let u = f.unit, !groups[key]!.1.contains(u) {
-                groups[key]!.1.append(u)
+            if let u = findings[i].unit, !groups[g].names.contains(u) {
+                groups[g].names.append(u)
             }
             // Configurations may state the same problem from different sources: the folded
             // finding keeps every note, each once, in the order met.
-            for note in f.notes where !groups[key]!.0.notes.contains(note) { groups[key]!.0.notes.append(note) }
+            for note in findings[i].notes where !groups[g].finding.notes.contains(note) { groups[g].finding.notes.append(note) }
         }
-        var messagesPerPlace: [Place: Int] = [:]
-        for k in order { messagesPerPlace[Place(rule: k.rule, path: k.path, line: k.line, column: k.column), default: 0] += 1 }
         var unitsPerPath: [String: Int] = [:]
-        for u in units { unitsPerPath[u.entitlementsPath, default: 0] += 1 }
-        return order.map { key in
-            var (f, names) = groups[key]!
-            let ambiguous = messagesPerPlace[Place(rule: key.rule, path: key.path, line: key.line, column: key.column)]! > 1
+        for i in units.indices { unitsPerPath[units[i].entitlementsPath, default: 0] += 1 }
+        var out: [Finding] = []
+        out.reserveCapacity(groups.count)
+        for i in groups.indices {
+            let names = groups[i].names
+            let f = groups[i].finding
+            let ambiguous = messagesPerPlace[Place(rule: f.rule, path: f.path, line: f.line, column: f.column)]! > 1
+            out.append(f)
             // Name the units when the finding is about some of the units of the file, not all.
-            if !names.isEmpty, ambiguous || names.count < unitsPerPath[key.path, default: 0] {
-                f.units = names
+            if !names.isEmpty, ambiguous || names.count < unitsPerPath[f.path, default: 0] {
+                out[out.count - 1].units = names
             }
-            return f
         }
+        return out
     }
 }

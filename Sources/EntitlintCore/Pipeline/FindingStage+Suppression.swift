@@ -18,8 +18,9 @@ extension FindingStage {
     /// from source, not a built product's signature.
     package static func documents(of units: [SigningUnit]) -> [String: PlistDocument] {
         var out: [String: PlistDocument] = [:]
-        for unit in units where unit.artifact == nil && out[unit.entitlementsPath] == nil {
-            out[unit.entitlementsPath] = unit.document
+        // Fields read in place: copying a whole unit costs a retain per field.
+        for i in units.indices where units[i].artifact == nil && out[units[i].entitlementsPath] == nil {
+            out[units[i].entitlementsPath] = units[i].document
         }
         return out
     }

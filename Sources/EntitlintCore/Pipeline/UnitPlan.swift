@@ -82,7 +82,8 @@ public struct UnitPlan: Sendable {
     public var reportedUnits: [SigningUnit] {
         var out: [SigningUnit] = []
         out.reserveCapacity(units.count)
-        for planned in units where planned.isReported { out.append(planned.unit) }
+        // Read in place: copying a whole planned unit costs a retain per field.
+        for i in units.indices where units[i].isReported { out.append(units[i].unit) }
         return out
     }
 

@@ -77,7 +77,7 @@ extension Linter {
         }
         var result = LintResult(findings: findings, files: checkedPaths.count, units: units, profiles: profiles,
                                 paths: checkedPaths, omittedFindings: omitted)
-        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units) + Self.unsignedProfileNotices(units)
+        result.notices = ((discovery?.notices ?? []) + Self.unresolvedNotices(units, jobs: options.workers) + Self.unsignedProfileNotices(units)
                           + (codeIndex?.notices ?? [])).sorted()
         result.nestedConfigurationFolders = walk.nestedFolders
         result.codeIndex = codeIndex
@@ -86,15 +86,22 @@ extension Linter {
 
     /// For each loose entitlements file (no target read here signs with it) that uses settings
     /// nothing known expands, one notice naming them: unknown, not wrong.
-    static func unresolvedNotices(_ units: [SigningUnit]) -> [Notice] {
-        units.compactMap { unit in
-            guard unit.origin == nil, unit.artifact == nil, !unit.isUnused else { return nil }
-            let refs = unit.unresolvedReferences()
-            guard let first = refs.first else { return nil }
+    /// One unit per task on `jobs` threads (0: one per core), in unit order.
+    static func unresolvedNotices(_ units: [SigningUnit], jobs: Int = 0) -> [Notice] {
+        let slots = UnsafeMutableBufferPointer<Notice?>.allocate(capacity: units.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let out = slots
+        Parallel.forEach(units.count, jobs: jobs) { i in
+            // Fields read in place: copying a whole unit costs a retain per field.
+            guard units[i].origin == nil, units[i].artifact == nil, !units[i].isUnused else { return }
+            let refs = units[i].unresolvedReferences()
+            guard let first = refs.first else { return }
             let names = refs.prefix(6).map { OutputText.excerpt($0.text) }.joined(separator: ", ") + (refs.count > 6 ? " and \(refs.count - 6) more" : "")
-            return Notice(message: "this file uses \(names), which no project read here sets (the build that signs it, CMake, Bazel, Tuist or a script, may): what is built from \(refs.count == 1 ? "it is" : "them is") not checked; give the values under `variables:` in .entitlint.yml to check it",
-                          path: unit.entitlementsPath, line: first.location.line, column: first.location.column)
+            out[i] = Notice(message: "this file uses \(names), which no project read here sets (the build that signs it, CMake, Bazel, Tuist or a script, may): what is built from \(refs.count == 1 ? "it is" : "them is") not checked; give the values under `variables:` in .entitlint.yml to check it",
+                            path: units[i].entitlementsPath, line: first.location.line, column: first.location.column)
         }
+        return slots.compactMap { $0 }
     }
 
     /// For each profile a unit is paired with that is a bare property list (no CMS envelope: no
