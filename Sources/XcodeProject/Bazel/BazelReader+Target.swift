@@ -74,10 +74,10 @@ extension BazelReader {
             switch profile {
             case .known(let p, let at):
                 t.extraSources["provisioning_profile"] = "\(files.shown(p)) (\(at))"
-                t.entitlementsFromElsewhere = "the entitlements of its provisioning profile \(files.shown(p))"
+                t.entitlementsFromElsewhere = "the entitlements of its provisioning profile \(files.shown(p)) (rules_apple's behaviour), which are not read as a unit"
             case .unknown(let why, let at):
                 t.extraSources["provisioning_profile"] = "unknown: \(why) (\(at))"
-                t.entitlementsFromElsewhere = "the entitlements of its provisioning profile, which is not known (\(why))"
+                t.entitlementsFromElsewhere = "the entitlements of its provisioning profile (rules_apple's behaviour), which cannot be read: \(why)"
             case .unset: break
             }
             return t

@@ -64,12 +64,13 @@ struct ManifestUnits {
 
     mutating func add(_ targets: [ManifestTarget]) {
         // Hosts: the targets that embed another; the one in the same configuration, else the first.
+        // Only apps (and App Clips, watch apps) embed: a test bundle depending on an app is not its host.
         var hostsOf: [String: [ManifestTarget]] = [:]
-        for t in targets {
+        for t in targets where [.app, .appClip, .watchApp].contains(t.kind) {
             for e in t.embeds { hostsOf[e, default: []].append(t) }
         }
         for t in targets {
-            let hosts = hostsOf[t.key] ?? []
+            let hosts = t.kind == .app ? [] : hostsOf[t.key] ?? []
             let host = hosts.first { $0.configuration == t.configuration && $0.isMacCatalyst == t.isMacCatalyst }
                 ?? hosts.first { $0.configuration == t.configuration } ?? hosts.first
             if let u = unit(t, host: host) { units.append(u) }
@@ -89,7 +90,8 @@ struct ManifestUnits {
         let owner = "\(t.name) (\(t.configuration)\(t.variantLabel.map { ", " + $0 } ?? ""))"
         switch t.entitlements {
         case .unknown(let why, let place):
-            notice(t, "the entitlements of \(owner) cannot be known without evaluating the manifest (\(why), at \(place)): the target is not checked")
+            // One notice per target: its configurations share the reason.
+            notice(t, "the entitlements of \(t.name) cannot be known without evaluating the manifest (\(why), at \(place)): the target is not checked")
             return nil
         case .known(let abs, let place):
             sources["CODE_SIGN_ENTITLEMENTS"] = place
@@ -110,7 +112,7 @@ struct ManifestUnits {
         case .unset:
             guard t.kind.isSignedProduct else { return nil }
             if let elsewhere = t.entitlementsFromElsewhere {
-                notice(t, "\(owner) names no entitlements file: it is signed with \(elsewhere), which is not read; the target is not checked")
+                notice(t, "\(owner) names no entitlements file: it is signed with \(elsewhere); the target is not checked")
                 return nil
             }
             document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: SourceLocation(line: t.line, column: 0)), format: .openStep)

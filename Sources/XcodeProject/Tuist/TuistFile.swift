@@ -133,6 +133,20 @@ struct TuistFile {
         return .init(label: label, name: name, defaultValue: defaultValue)
     }
 
+    /// What the manifest's `let project = ...` is (Tuist evaluates that constant), else its `Project(...)` calls.
+    func projectValues() -> [ManifestValue] {
+        var i = 0
+        while i + 2 < tokens.count {
+            if tokens[i].kind == .identifier, tokens[i].text == "let", tokens[i + 1].text == "project" {
+                var k = i + 2
+                if parser.isPunct(k, ":"), k + 1 < tokens.count { k += 2 }
+                if parser.isPunct(k, "="), k + 1 < tokens.count { return [parser.expression(k + 1, depth: 0).0] }
+            }
+            i += 1
+        }
+        return calls("Project")
+    }
+
     /// The calls of `callee` (`Project(`, `Workspace(`) written at the top level of the file.
     func calls(_ callee: String) -> [ManifestValue] {
         var out: [ManifestValue] = []

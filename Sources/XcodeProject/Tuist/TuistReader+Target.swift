@@ -117,7 +117,11 @@ extension TuistReader {
                 if let abs = path(.string(p, line: line), file: file, bindings: [:]) { t.entitlements = .known(abs, place: place) }
                 else { t.entitlements = .unknown("CODE_SIGN_ENTITLEMENTS \(p) needs build settings", place: place) }
             case .unknown(let why, let place):
-                if case .unset = entitlementsArg { t.entitlements = .unknown(why, place: place.isEmpty ? call.place : place) }
+                // Settings a helper builds may set it; for a framework or a test bundle that is
+                // not assumed (they are units only with entitlements), unless the manifest writes it.
+                if case .unset = entitlementsArg, kind.isSignedProduct || !place.isEmpty {
+                    t.entitlements = .unknown(why, place: place.isEmpty ? call.place : place)
+                }
             case .unset: break
             }
             t.embeds = embeds.map { manifest + "#" + $0 }

@@ -21,24 +21,53 @@ struct TuistReader {
     /// The targets of every `Project(...)` call of `file`, per configuration.
     mutating func targets(of file: TuistFile) -> [ManifestTarget] {
         var out: [ManifestTarget] = []
-        for project in file.calls("Project").prefix(4) {
-            let projectName = project.arg("name").flatMap { definitions.resolve(Located(value: $0, file: manifest)).value.stringValue } ?? "Project"
-            let projectSettings = settings(project.arg("settings"), file: manifest, bindings: [:], outer: nil)
+        for (located, bindings) in projects(of: file).prefix(4) {
+            let project = located.value
+            let projectName = project.arg("name").flatMap { definitions.resolve(Located(value: $0, file: located.file), bindings: bindings).value.stringValue } ?? "Project"
+            let projectSettings = settings(project.arg("settings"), file: located.file, bindings: bindings, outer: nil)
             guard let list = project.arg("targets") else { continue }
-            let resolved = definitions.resolve(Located(value: list, file: manifest))
+            let resolved = definitions.resolve(Located(value: list, file: located.file), bindings: bindings)
             guard case .list(let items, _) = resolved.value else {
-                note(line: project.line, "the targets of project \(projectName) need evaluation (\(resolved.place)): they are not read")
+                // Said once where they are built: every project a helper builds shares it.
+                if resolved.file != manifest {
+                    note(file: resolved.file, line: resolved.value.line, "the targets of the projects built here need evaluation: they are not read")
+                } else {
+                    note(line: project.line, "the targets of project \(projectName) need evaluation (\(resolved.place)): they are not read")
+                }
                 continue
             }
             for item in items.prefix(Self.maxTargets) {
-                out += target(Located(value: item, file: resolved.file), bindings: [:], projectName: projectName, projectSettings: projectSettings, depth: 0)
+                out += target(Located(value: item, file: resolved.file), bindings: bindings, projectName: projectName, projectSettings: projectSettings, depth: 0)
             }
         }
         return out
     }
 
-    mutating func note(line: Int, _ message: String) {
-        var p = ProjectProblem(file: manifest, location: .init(line: line, column: 0), message: message, severity: .note)
+    /// The `Project(...)` calls the manifest's project is: written there, or returned by a helper
+    /// (`Project.app(name:targets:)` returning `.init(...)`), with the helper's arguments bound.
+    private mutating func projects(of file: TuistFile) -> [(Located, [String: Located])] {
+        var out: [(Located, [String: Located])] = []
+        for value in file.projectValues() {
+            let l = definitions.resolve(Located(value: value, file: manifest))
+            guard case .call(let callee, _, let args, let line) = l.value else {
+                note(line: value.line, "the project needs evaluation (\(l.place)): its targets are not read")
+                continue
+            }
+            if callee == "Project" || callee == "init" { out.append((l, [:])); continue }
+            guard let f = definitions.function(callee) else {
+                note(line: line, "the project is built by \(callee) (\(l.place)), whose definition is not in the files read: its targets are not read")
+                continue
+            }
+            for (result, bound) in definitions.expand(f, args: args, file: l.file, bindings: [:]) {
+                if case .call(let c, _, _, _) = result.value, c == "Project" || c == "init" { out.append((result, bound)) }
+                else { note(line: line, "the project built by \(callee) (\(l.place)) needs evaluation: its targets are not read") }
+            }
+        }
+        return out
+    }
+
+    mutating func note(file: String? = nil, line: Int, _ message: String) {
+        var p = ProjectProblem(file: file ?? manifest, location: .init(line: line, column: 0), message: message, severity: .note)
         p.isNotice = true
         notes.append(p)
     }
@@ -47,7 +76,8 @@ struct TuistReader {
     private mutating func target(_ item: Located, bindings: [String: Located], projectName: String, projectSettings: TuistSettings, depth: Int) -> [ManifestTarget] {
         let l = definitions.resolve(item, bindings: bindings)
         guard case .call(let callee, _, let args, let line) = l.value, depth < 8 else {
-            note(line: item.value.line, "a target that needs evaluation (\(l.place)) is not read")
+            if l.file != manifest { note(file: l.file, line: l.value.line, "the targets built here need evaluation: they are not read") }
+            else { note(line: item.value.line, "a target that needs evaluation (\(l.place)) is not read") }
             return []
         }
         if callee == "target" || callee == "Target" {
