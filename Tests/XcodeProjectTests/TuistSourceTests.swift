@@ -163,7 +163,7 @@ final class TuistSourceTests: XCTestCase {
         XCTAssertNil(odd.bundleID, "an interpolated string is not guessed")
         XCTAssertNil(odd.teamID, "a settings helper not in the files read may set the team")
         XCTAssertEqual(odd.origin?.unknownKeySettings["DEVELOPMENT_TEAM"] != nil, true)
-        XCTAssertTrue(result.notices.contains { $0.message.contains("Generated (Debug)") && $0.message.contains("dictionary") }, "\(result.notices)")
+        XCTAssertTrue(result.notices.contains { $0.message.contains("the entitlements of Generated cannot") && $0.message.contains("dictionary") }, "\(result.notices)")
         XCTAssertTrue(result.notices.contains { $0.message.contains("madeElsewhere") }, "\(result.notices)")
     }
 
