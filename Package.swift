@@ -58,7 +58,7 @@ let package = Package(
             "EntitlintCore", "PropertyList", "Provisioning", "SourceCode", "YAMLReader", "CLibYAML",
         ]),
         .target(name: "EntitlintRules", dependencies: ["EntitlintCore", "PropertyList", "Provisioning"]),
-        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "YAMLReader"]),
+        .target(name: "XcodeProject", dependencies: ["EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "YAMLReader", "SourceCode"]),
         .target(name: "Artifacts", dependencies: [
             "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning",
             .product(name: "SwiftASN1", package: "swift-asn1"), "CZlib",

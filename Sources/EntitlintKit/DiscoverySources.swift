@@ -7,6 +7,8 @@ import XcodeProject
 public enum DiscoverySources {
     public static let registered: [any DiscoverySource] = [
         XcodeDiscoverer(),   // Xcode projects, workspaces, XcodeGen specs, the Swift packages they use
+        TuistSource(),       // Tuist Project.swift manifests and their ProjectDescriptionHelpers
+        BazelSource(),       // Bazel BUILD files' rules_apple bundle rules and the .bzl macros they load
         ArtifactReader(),    // .app, .ipa, .xcarchive and Mach-O paths
     ]
 

@@ -1,17 +1,19 @@
 import EntitlintCore
 import EntitlintWorkspace
 
-/// Build systems that sign apps but that Entitlint does not read as projects yet: CMake
-/// (`XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS`), Bazel's rules_apple (`entitlements = ...` in `BUILD`
-/// files) and Tuist (`entitlements:` in `Project.swift`). Their targets' bundle IDs, teams and
-/// settings are unknown; what is known is which entitlements files their build files name.
+/// Build files scanned for the entitlements and profiles they name: CMake
+/// (`XCODE_ATTRIBUTE_CODE_SIGN_ENTITLEMENTS`) and MSBuild, which Entitlint does not read as
+/// projects, and Bazel's rules_apple (`entitlements = ...` in `BUILD` files) and Tuist
+/// (`entitlements:` in `Project.swift`), which `BazelSource` and `TuistSource` read: the scan keeps
+/// a file one of those names in a way they cannot evaluate from being called unused.
 ///
 /// From that, and only when a build file of the kind names at least one entitlements file:
 /// - an entitlements file a build file names is a variant of a target (checked only by the rules
 ///   that need no facts, never called unused);
 /// - an entitlements file below the kind's folder (the folder holding all its build files that
 ///   name entitlements) that none names and no Xcode project uses is unused;
-/// - the run says once, in a notice, that the kind is not read and its targets' facts are unknown.
+/// - the run says once, in a notice, that the kind is not read and its targets' facts are unknown
+///   (CMake and MSBuild only).
 ///
 /// The provisioning profiles a build file names (`provisioning_profile = "App.mobileprovision"`) are
 /// checked by the profile rules as profiles the user named (an expired one cannot sign).
@@ -109,7 +111,8 @@ struct ForeignBuildFiles {
     /// The notes about case, then one notice per kind: it is not read, so its targets' facts are unknown.
     func notices() -> [ProjectProblem] {
         caseNotes + naming.keys.sorted().compactMap { name in
-            guard let kind = Kind(rawValue: name) else { return nil }
+            // Bazel and Tuist are read by sources of their own (`BazelSource`, `TuistSource`).
+            guard let kind = Kind(rawValue: name), kind != .bazel, kind != .tuist else { return nil }
             let list = naming[name]!
             let more = list.count > 1 ? " and \(list.count - 1) more" : ""
             if !namingEntitlementsFiles.contains(name) {

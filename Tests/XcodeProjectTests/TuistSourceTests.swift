@@ -1,0 +1,202 @@
+import EntitlintCore
+import EntitlintRules
+import EntitlintWorkspace
+import XCTest
+@testable import XcodeProject
+
+/// Tuist manifests read without running them: every argument form the reader knows, the
+/// helpers it resolves, and what stays unknown (a notice, no guessed fact).
+final class TuistSourceTests: XCTestCase {
+    func lint(_ dir: URL) throws -> LintResult {
+        try Fixture.lint([dir.path]) { $0.discoverySources = [XcodeDiscoverer(), TuistSource()] }
+    }
+
+    func unit(_ result: LintResult, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> SigningUnit {
+        try XCTUnwrap(result.units.first { $0.name == name }, "no unit \(name) in \(result.units.map(\.name))", file: file, line: line)
+    }
+
+    /// An app and its extension in `.target(...)` form, the team a helper constant, the extension
+    /// built by a helper function.
+    func writeApp(_ dir: URL) throws {
+        try Fixture.write("""
+        import ProjectDescription
+
+        public enum Constants {
+            public static let team = "ABCDE12345"
+            public static let baseSettings = SettingsDictionary()
+                .automaticCodeSigning(devTeam: team)
+                .currentProjectVersion("1")
+            public static let destinations: Destinations = [.iPhone, .iPad]
+        }
+        """, "Tuist/ProjectDescriptionHelpers/Constants.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+
+        public extension Target {
+            static func extensionTarget(name: String, bundleId: String, entitlements: String) -> Target {
+                return .target(name: name,
+                               destinations: Constants.destinations,
+                               product: .appExtension,
+                               bundleId: bundleId,
+                               entitlements: Entitlements(stringLiteral: entitlements),
+                               settings: .settings(base: Constants.baseSettings))
+            }
+        }
+        """, "Tuist/ProjectDescriptionHelpers/ExtensionTarget.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+        import ProjectDescriptionHelpers
+
+        let appBundle = "com.example.app"
+
+        let project = Project(name: "App",
+                              targets: [
+                                  .target(name: "App",
+                                          destinations: Constants.destinations,
+                                          product: .app,
+                                          bundleId: appBundle,
+                                          entitlements: "App/App.entitlements",
+                                          dependencies: [
+                                              .target(name: "Share"),
+                                              .external(name: "Lib"),
+                                          ],
+                                          settings: .settings(base: Constants.baseSettings)),
+                                  .extensionTarget(name: "Share",
+                                                   bundleId: "com.example.app.share",
+                                                   entitlements: "Share/Share.entitlements"),
+                                  .target(name: "Core",
+                                          destinations: .iOS,
+                                          product: .framework,
+                                          bundleId: "com.example.core"),
+                              ])
+        """, "Project.swift", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "Share/Share.entitlements", in: dir)
+    }
+
+    func testTargetsHelpersConstantsAndHosts() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try writeApp(dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (Debug)", "App (Release)", "Share (Debug)", "Share (Release)"],
+                       "the framework has no entitlements: no unit")
+        let app = try unit(result, "App (Release)")
+        XCTAssertEqual(app.bundleID?.value, "com.example.app")
+        XCTAssertEqual(app.teamID?.value, "ABCDE12345")
+        XCTAssertEqual(app.platform, .iOS)
+        XCTAssertEqual(app.origin?.kind, .app)
+        XCTAssertEqual(app.origin?.signingStyle, "Automatic")
+        XCTAssertTrue(app.entitlementsPath.hasSuffix("App/App.entitlements"), app.entitlementsPath)
+        // Where each fact comes from: the manifest line, or the helper's.
+        let sources = app.origin?.settingSources ?? [:]
+        XCTAssertTrue(sources["PRODUCT_BUNDLE_IDENTIFIER"]?.hasSuffix("Project.swift:4") == true, "\(sources)")
+        XCTAssertTrue(sources["DEVELOPMENT_TEAM"]?.hasSuffix("Tuist/ProjectDescriptionHelpers/Constants.swift:6") == true, "\(sources)")
+        XCTAssertTrue(sources["CODE_SIGN_ENTITLEMENTS"]?.hasSuffix("Project.swift:12") == true, "\(sources)")
+        let share = try unit(result, "Share (Debug)")
+        XCTAssertEqual(share.bundleID?.value, "com.example.app.share")
+        XCTAssertEqual(share.teamID?.value, "ABCDE12345")
+        XCTAssertEqual(share.origin?.kind, .appExtension)
+        XCTAssertEqual(share.origin?.hostTarget, "App")
+        XCTAssertEqual(share.origin?.hostBundleID, "com.example.app")
+        XCTAssertTrue(share.entitlementsPath.hasSuffix("Share/Share.entitlements"), share.entitlementsPath)
+        XCTAssertTrue(share.origin?.settingSources["PRODUCT_BUNDLE_IDENTIFIER"]?.hasSuffix("Project.swift:19") == true, "\(share.origin?.settingSources ?? [:])")
+        XCTAssertTrue(result.paths.contains { $0.hasSuffix("Tuist/ProjectDescriptionHelpers/ExtensionTarget.swift") }, "\(result.paths)")
+        XCTAssertFalse(result.notices.contains { $0.message.contains("does not read Tuist") }, "\(result.notices)")
+    }
+
+    func testOlderTargetFormConfigurationsAndXcconfig() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let configurations: [Configuration] = [
+            .debug(name: "Beta", settings: ["DEVELOPMENT_TEAM": "BETA123456"]),
+            .release(name: "Prod", xcconfig: .relativeToRoot("Config/Prod.xcconfig")),
+        ]
+
+        let project = Project(
+            name: "Mac",
+            settings: .settings(base: ["CODE_SIGN_STYLE": "Manual"], configurations: configurations),
+            targets: [
+                Target(name: "MacApp",
+                       platform: .macOS,
+                       product: .app,
+                       bundleId: "com.example.mac",
+                       entitlements: .file(path: "Mac.entitlements"),
+                       settings: .settings(configurations: [.release(name: "Prod", settings: ["CODE_SIGN_STYLE": "Automatic"])])),
+            ]
+        )
+        """, "Project.swift", in: dir)
+        try Fixture.write("DEVELOPMENT_TEAM = PROD123456\n", "Config/Prod.xcconfig", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.mac"]), "Mac.entitlements", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["MacApp (Beta)", "MacApp (Prod)"])
+        let beta = try unit(result, "MacApp (Beta)")
+        XCTAssertEqual(beta.teamID?.value, "BETA123456")
+        XCTAssertEqual(beta.platform, .macOS)
+        XCTAssertEqual(beta.origin?.signingStyle, "Manual")
+        let prod = try unit(result, "MacApp (Prod)")
+        XCTAssertEqual(prod.teamID?.value, "PROD123456")
+        XCTAssertEqual(prod.origin?.signingStyle, "Automatic", "the target's configuration over the project's")
+        XCTAssertTrue(prod.origin?.settingSources["DEVELOPMENT_TEAM"]?.hasSuffix("Config/Prod.xcconfig:1") == true, "\(prod.origin?.settingSources ?? [:])")
+    }
+
+    func testWhatNeedsEvaluationStaysUnknown() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let prefix = "com.example"
+        let project = Project(name: "Odd", targets: [
+            .target(name: "Interpolated", destinations: .iOS, product: .app, bundleId: "\\(prefix).odd",
+                    entitlements: "Odd.entitlements",
+                    settings: .settings(base: SettingsDictionary().customSigning())),
+            .target(name: "Generated", destinations: .iOS, product: .appExtension, bundleId: "com.example.gen",
+                    entitlements: .dictionary(["com.apple.security.app-sandbox": true])),
+            .madeElsewhere(name: "Elsewhere"),
+        ])
+        """, "Project.swift", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.odd"]), "Odd.entitlements", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["Interpolated (Debug)", "Interpolated (Release)"])
+        let odd = try unit(result, "Interpolated (Debug)")
+        XCTAssertNil(odd.bundleID, "an interpolated string is not guessed")
+        XCTAssertNil(odd.teamID, "a settings helper not in the files read may set the team")
+        XCTAssertEqual(odd.origin?.unknownKeySettings["DEVELOPMENT_TEAM"] != nil, true)
+        XCTAssertTrue(result.notices.contains { $0.message.contains("the entitlements of Generated cannot") && $0.message.contains("dictionary") }, "\(result.notices)")
+        XCTAssertTrue(result.notices.contains { $0.message.contains("madeElsewhere") }, "\(result.notices)")
+    }
+
+    func testManifestSupersedesTheProjectItGenerates() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try writeApp(dir)
+        var project = ProjectFixture()
+        project.name = "App"
+        project.targets = [.init(name: "FromXcode", settings: [("Release", [("CODE_SIGN_ENTITLEMENTS", "App/App.entitlements"),
+                                                                            ("PRODUCT_BUNDLE_IDENTIFIER", "com.example.stale")])])]
+        try project.write(to: dir)
+        let result = try lint(dir)
+        XCTAssertFalse(result.units.contains { $0.name.hasPrefix("FromXcode") }, "\(result.units.map(\.name))")
+        XCTAssertEqual(try unit(result, "App (Release)").bundleID?.value, "com.example.app")
+        XCTAssertTrue(result.notices.contains { $0.message.contains("App.xcodeproj is generated from this Tuist manifest") }, "\(result.notices)")
+        // Without the Tuist source, the committed project is what is read.
+        let xcodeOnly = try Fixture.lint([dir.path])
+        XCTAssertTrue(xcodeOnly.units.contains { $0.name.hasPrefix("FromXcode") })
+    }
+
+    func testHostileManifestIsBounded() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        try Fixture.write("""
+        let a = b
+        let b = a
+        let project = Project(name: "H", targets: [
+            .target(name: "Loop", destinations: .iOS, product: .app, bundleId: a),
+            \(deep)
+        ])
+        """, "Project.swift", in: dir)
+        let result = try lint(dir)
+        let loop = try unit(result, "Loop (Debug)")
+        XCTAssertNil(loop.bundleID)
+    }
+}
