@@ -67,29 +67,26 @@ public enum SourceFilter {
     }
 }
 
-/// Finds any of a set of byte strings in one pass: a table says which pairs of adjacent bytes
-/// start one, and only at those pairs are the candidates (those with that first byte) compared.
-/// Work: the bytes, plus the comparisons at candidate starts (each at most the length of the
-/// longest needle). No allocation per search.
+/// Finds any of a set of byte strings. Few needles (the trigger words): for each, `memchr` finds
+/// each place its first byte occurs (a vectorised scan), and only there is the rest compared.
+/// Many needles: one pass, where a table says which bytes start one, and only at those bytes are
+/// the candidates (those with that first byte) compared. Work: the bytes (once per needle when
+/// few), plus the comparisons at candidate starts (each at most the length of the longest needle).
+/// No allocation per search.
 struct ByteMatcher {
-    /// Indexed by `first << 8 | second`: some needle starts with these two bytes (a one-byte
-    /// needle marks every pair it starts).
-    private var pairs = [Bool](repeating: false, count: 1 << 16)
+    private var first = [Bool](repeating: false, count: 256)
     private var needles: [[UInt8]] = []
     /// The needles starting with each byte.
     private var byFirst = [[Int]](repeating: [], count: 256)
     private let wholeWords: Bool
+    /// Up to this many needles are searched one by one with `memchr`.
+    static let fewNeedles = 8
 
     init(_ words: [String], wholeWords: Bool) {
         self.wholeWords = wholeWords
         for word in words where !word.isEmpty {
             let bytes = Array(word.utf8)
-            let high = Int(bytes[0]) << 8
-            if bytes.count > 1 {
-                pairs[high | Int(bytes[1])] = true
-            } else {
-                for second in 0..<256 { pairs[high | second] = true }
-            }
+            first[Int(bytes[0])] = true
             byFirst[Int(bytes[0])].append(needles.count)
             needles.append(bytes)
         }
@@ -105,23 +102,34 @@ struct ByteMatcher {
     func matches(_ bytes: [UInt8]) -> Bool {
         guard !needles.isEmpty, !bytes.isEmpty else { return false }
         return bytes.withUnsafeBufferPointer { b in
-            pairs.withUnsafeBufferPointer { table in
-                let n = b.count
-                var i = 0
-                while i < n - 1 {
-                    if table[Int(b[i]) << 8 | Int(b[i + 1])], candidates(b, at: i) { return true }
-                    i += 1
-                }
-                // The last byte can only start a one-byte needle.
-                return candidates(b, at: n - 1)
-            }
+            needles.count <= Self.fewNeedles ? searchEach(b) : scanOnce(b)
         }
     }
 
-    @inline(__always)
-    private func candidates(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        for k in byFirst[Int(b[i])] where found(needles[k], in: b, at: i) { return true }
+    private func searchEach(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        for needle in needles {
+            var from = 0
+            while from < b.count, let hit = memchr(base + from, Int32(needle[0]), b.count - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if found(needle, in: b, at: i) { return true }
+                from = i + 1
+            }
+        }
         return false
+    }
+
+    private func scanOnce(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        first.withUnsafeBufferPointer { table in
+            var i = 0
+            while i < b.count {
+                if table[Int(b[i])] {
+                    for k in byFirst[Int(b[i])] where found(needles[k], in: b, at: i) { return true }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     @inline(__always)

@@ -57,6 +57,15 @@ final class SourceFilterTests: XCTestCase {
         XCTAssertFalse(matcher.matches(Array("let kk = sharedGroups".utf8)), "one matcher for many files answers each alike")
     }
 
+    func testManyNamesAreFoundInOnePassAsWholeWords() {
+        let names: Set<String> = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "k"]
+        XCTAssertTrue(mentions("let x = Keys.kappa", names))
+        XCTAssertTrue(mentions("f(k)", names))
+        XCTAssertTrue(mentions("eta", names))
+        XCTAssertFalse(mentions("let betas = alphabet + etaX + kk", names))
+        XCTAssertFalse(mentions("", names))
+    }
+
     func testATriggerIsFoundWhereverItStartsAndEnds() {
         XCTAssertTrue(triggers("Group"), "the whole file")
         XCTAssertTrue(triggers("xGroupx"), "inside a longer word")
