@@ -190,13 +190,15 @@ final class TuistSourceTests: XCTestCase {
         try Fixture.write("""
         let a = b
         let b = a
+        let d = Set(d)
         let project = Project(name: "H", targets: [
-            .target(name: "Loop", destinations: .iOS, product: .app, bundleId: a),
+            .target(name: "Loop", destinations: d, product: .app, bundleId: a),
             \(deep)
         ])
         """, "Project.swift", in: dir)
         let result = try lint(dir)
         let loop = try unit(result, "Loop (Debug)")
         XCTAssertNil(loop.bundleID)
+        XCTAssertEqual(loop.platform, .unknown, "destinations defined through themselves are unknown")
     }
 }

@@ -35,8 +35,9 @@ extension TuistReader {
 
     /// The SDK a destination set signs for: `.iOS`, `[.iPhone, .iPad]`, `.macOS`, `[.mac]`,
     /// `.watchOS`, ...; and whether it adds Mac Catalyst. Nil when it needs evaluation or mixes SDKs.
-    func sdk(_ v: ManifestValue?, file: String, bindings: [String: Located]) -> (sdk: String?, catalyst: Bool)? {
-        guard let v else { return nil }
+    func sdk(_ v: ManifestValue?, file: String, bindings: [String: Located], depth: Int = 0) -> (sdk: String?, catalyst: Bool)? {
+        // `let d = Set(d)` resolves to itself: the depth bounds the unwrapping.
+        guard let v, depth < 8 else { return nil }
         let r = definitions.resolve(Located(value: v, file: file), bindings: bindings)
         var members: [String] = []
         switch r.value {
@@ -45,7 +46,7 @@ extension TuistReader {
         case .list(let items, _): members = items.compactMap { if case .member(let m, _) = $0 { return m } else { return nil } }
         case .call(_, _, let args, _):
             // `Set<Destination>([...])`, `Destinations(...)`.
-            if let first = args.first?.value { return sdk(first, file: r.file, bindings: bindings) }
+            if let first = args.first?.value { return sdk(first, file: r.file, bindings: bindings, depth: depth + 1) }
         default: return nil
         }
         var sdks = Set<String>()
