@@ -50,6 +50,8 @@ public struct RuleDescription: Sendable, Hashable {
     public var securityScore: String?
     /// Whether the rule offers fixes.
     public var canFix: Bool
+    /// What its fixes do, and which are unsafe (the page's "Fix" section, `explain`).
+    public var fixes: String?
     public var summary: String
     /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
     public var rationale: String
@@ -61,7 +63,7 @@ public struct RuleDescription: Sendable, Hashable {
     private let examples: Examples
 
     public init(id: String, severity: Severity, category: RuleCategory, readsOnlyTheFile: Bool, precision: RulePrecision,
-                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, summary: String, rationale: String,
+                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, fixes: String? = nil, summary: String, rationale: String,
                 triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
                 nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
         self.id = id
@@ -71,7 +73,8 @@ public struct RuleDescription: Sendable, Hashable {
         self.precision = precision
         self.facts = facts
         self.securityScore = securityScore
-        self.canFix = canFix
+        self.canFix = canFix || fixes != nil
+        self.fixes = fixes
         self.summary = summary
         self.rationale = rationale
         self.examples = Examples(build: { (triggering(), nonTriggering()) })
@@ -79,7 +82,7 @@ public struct RuleDescription: Sendable, Hashable {
 
     public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
         a.id == b.id && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
-            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix
+            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix && a.fixes == b.fixes
             && a.summary == b.summary && a.rationale == b.rationale
             && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering
     }
