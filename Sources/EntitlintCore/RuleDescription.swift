@@ -51,7 +51,7 @@ public struct RuleDescription: Sendable, Hashable {
     /// Whether the rule offers fixes.
     public var canFix: Bool
     /// What its fixes do, and which are unsafe (the page's "Fix" section, `explain`).
-    public var fixes: String?
+    public var fixes: String? = nil
     public var summary: String
     /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
     public var rationale: String
@@ -63,7 +63,7 @@ public struct RuleDescription: Sendable, Hashable {
     private let examples: Examples
 
     public init(id: String, severity: Severity, category: RuleCategory, readsOnlyTheFile: Bool, precision: RulePrecision,
-                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, fixes: String? = nil, summary: String, rationale: String,
+                facts: FactNeeds? = nil, securityScore: String? = nil, canFix: Bool = false, summary: String, rationale: String,
                 triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
                 nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
         self.id = id
@@ -73,11 +73,18 @@ public struct RuleDescription: Sendable, Hashable {
         self.precision = precision
         self.facts = facts
         self.securityScore = securityScore
-        self.canFix = canFix || fixes != nil
-        self.fixes = fixes
+        self.canFix = canFix
         self.summary = summary
         self.rationale = rationale
         self.examples = Examples(build: { (triggering(), nonTriggering()) })
+    }
+
+    /// The description of a rule that offers fixes, saying what they do.
+    public func fixing(_ what: String) -> RuleDescription {
+        var d = self
+        d.canFix = true
+        d.fixes = what
+        return d
     }
 
     public static func == (a: RuleDescription, b: RuleDescription) -> Bool {

@@ -66,7 +66,9 @@ public struct TextReporter: Reporter {
     /// The lines under a finding: each note, then its help, then what its fix would do, each
     /// one line (`OutputText.escape` turns any line break a value holds into a visible escape).
     static func detailLines(_ f: Finding) -> [String] {
-        let fix = f.fix.flatMap { $0.edits.isEmpty ? nil : $0 }
+        // Only a safe fix is shown, as ruff does: an unsafe one is offered by `--unsafe-fixes`
+        // (and carried by the JSON and SARIF reports), never suggested line by line.
+        let fix = f.fix.flatMap { $0.edits.isEmpty || $0.applicability != .safe ? nil : $0 }
         guard !f.notes.isEmpty || f.help != nil || fix != nil else { return [] }
         var lines = f.notes.map { "  = note: " + $0 }
         if let help = f.help { lines.append("  = help: " + help) }
@@ -94,16 +96,11 @@ public struct TextReporter: Reporter {
         f.fix.map { $0.applicability == .safe && !$0.edits.isEmpty } ?? false
     }
 
-    /// "; N fixable with --fix" (and how many more `--unsafe-fixes` would fix), or nothing.
+    /// "; N fixable with --fix", or nothing.
     static func fixSummary(_ findings: [Finding]) -> String {
-        var safe = 0, unsafe = 0
-        for f in findings {
-            guard let fix = f.fix, !fix.edits.isEmpty else { continue }
-            if fix.applicability == .safe { safe += 1 } else { unsafe += 1 }
-        }
-        var s = safe > 0 ? "; \(safe) fixable with --fix" : ""
-        if unsafe > 0 { s += "; \(unsafe) more with --fix --unsafe-fixes" }
-        return s
+        var safe = 0
+        for f in findings where fixable(f) { safe += 1 }
+        return safe > 0 ? "; \(safe) fixable with --fix" : ""
     }
 }
 

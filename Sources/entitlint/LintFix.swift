@@ -34,10 +34,10 @@ extension LintInvocation {
         if !quiet { Output.write(Self.fixLines(result), fd: STDERR_FILENO) }
         // A hook run that fixed files stops the commit: the fixes are in the work tree, not staged.
         let written = result.files.contains { $0.written }
-        try finish(LintRun.resolvingFixes(result.outcome), plan: plan, exitStatus: changes.staged && written ? 1 : nil)
         if changes.staged && written {
             Output.write("entitlint: the commit stops here: review the fixes and stage them (git add), then commit again\n", fd: STDERR_FILENO)
         }
+        try finish(LintRun.resolvingFixes(result.outcome), plan: plan, exitStatus: changes.staged && written ? 1 : nil)
     }
 
     static func notices(_ notices: [Notice]) -> String {

@@ -6,7 +6,6 @@ struct AppClipAccessGroupsRule: Rule {
     static let description = RuleDescription(
         id: "app-clip-access-groups", severity: .error,
         category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Any keychain-access-groups entry of an App Clip fails, whatever the App ID prefix is: the rule reads only whether the unit is a clip (its product type, its place in a built app, or its own entitlements)."),
-        fixes: "Unsafe (`--fix --unsafe-fixes`): the `keychain-access-groups` key and its array are removed. The clip's new items then go to its App ID; items it saved in the listed groups are no longer reachable from it.",
         summary: "An App Clip with keychain-access-groups: any entry, its own App ID included, makes every keychain call of the clip fail.",
         rationale: """
         Every keychain call of an App Clip fails with `errSecRestrictedAPI` (-34020) unless the clip's whole \
@@ -45,7 +44,8 @@ struct AppClipAccessGroupsRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345", comment: "Not an App Clip."),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`): the `keychain-access-groups` key and its array are removed. The clip's new items then go to its App ID; items it saved in the listed groups are no longer reachable from it.")
 
     func check(_ context: UnitContext) -> [Finding] {
         let unit = context.unit

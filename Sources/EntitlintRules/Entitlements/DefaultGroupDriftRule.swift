@@ -6,7 +6,6 @@ struct DefaultGroupDriftRule: ReferenceRule {
         id: "default-group-drift", severity: .error,
         category: .entitlements, readsOnlyTheFile: false, precision: .high,
         facts: FactNeeds(certainWith: [.appIDPrefix], whenAssumed: .warning),
-        fixes: "Unsafe (`--fix --unsafe-fixes`), for a reorder only: when the old default group is still listed later in `keychain-access-groups`, it is moved back to the front. Items saved without kSecAttrAccessGroup since the change went to the other group, and new ones go to the old default again, so review it. A default moved by a bundle-ID or App ID prefix change, or coming from a build setting, has no fix.",
         summary: "The unit's default access group differs from the one recorded in the lock file (or at the `--against` revision).",
         rationale: """
         `SecItemAdd` without `kSecAttrAccessGroup` stores items in the default group, element 0 of the access-group \
@@ -116,7 +115,8 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         locked: ["OldName": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
                                                            accessGroups: ["ABCDE12345.com.example.App"])]),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`), for a reorder only: when the old default group is still listed later in `keychain-access-groups`, it is moved back to the front. Items saved without kSecAttrAccessGroup since the change went to the other group, and new ones go to the old default again, so review it. A default moved by a bundle-ID or App ID prefix change, or coming from a build setting, has no fix.")
 
     /// How a finding that the App ID prefix changed says so: only such a finding rests on the
     /// unit's App ID prefix (a reorder or a bundle-ID change holds whatever the prefix is), so only

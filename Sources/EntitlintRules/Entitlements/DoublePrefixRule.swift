@@ -5,7 +5,6 @@ struct DoublePrefixRule: Rule {
     static let description = RuleDescription(
         id: "double-prefix", severity: .error,
         category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
-        fixes: "Safe, for `keychain-access-groups` only: the group is written `$(AppIdentifierPrefix)name`, one prefix. An app group has two correct forms (`group.name` on iOS, `$(TeamIdentifierPrefix)name` on macOS), and `application-identifier` is written by Xcode, so those are left to you.",
         summary: "A prefix twice: `$(AppIdentifierPrefix).x`, `$(TeamIdentifierPrefix).x` or `$(AppIdentifierPrefix)ABCDE12345.x`.",
         rationale: """
         `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` already end with a dot (keychain-access-groups.md section 2), so \
@@ -26,7 +25,8 @@ struct DoublePrefixRule: Rule {
                         bundleID: "ABCDE12345.Chat", teamID: "ABCDE12345",
                         comment: "A bundle ID that starts with the Team ID: the group is exactly the App ID, one prefix."),
         ]
-    )
+    ).fixing(
+        "Safe, for `keychain-access-groups` only: the group is written `$(AppIdentifierPrefix)name`, one prefix. An app group has two correct forms (`group.name` on iOS, `$(TeamIdentifierPrefix)name` on macOS), and `application-identifier` is written by Xcode, so those are left to you.")
 
     static let prefixVariables = ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}", "$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"]
     static let teamVariables = ["$(DEVELOPMENT_TEAM)", "${DEVELOPMENT_TEAM}"]

@@ -5,7 +5,6 @@ struct DuplicateAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "duplicate-access-group", severity: .warning,
         category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
-        fixes: "Safe: the later entry is removed, with its line, when it is written exactly as the earlier one. Two spellings that expand to the same group here (a variable and a literal prefix) may differ in another configuration that shares the file, so they are left to you.",
         summary: "The same keychain access group listed twice.",
         rationale: """
         The access-group list is ordered and matched exactly (keychain-access-groups.md section 1); a repeated group adds nothing \
@@ -20,7 +19,8 @@ struct DuplicateAccessGroupRule: Rule {
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.other</string>\n</array>"),
         ]
-    )
+    ).fixing(
+        "Safe: the later entry is removed, with its line, when it is written exactly as the earlier one. Two spellings that expand to the same group here (a variable and a literal prefix) may differ in another configuration that shares the file, so they are left to you.")
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []

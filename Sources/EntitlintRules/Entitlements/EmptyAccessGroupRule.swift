@@ -5,7 +5,6 @@ struct EmptyAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "empty-access-group", severity: .error,
         category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing,
-        fixes: "Safe: an empty or blank entry is removed, with its line; leading and trailing white space and zero-width characters are removed from a name. A space-like invisible character (a no-break space) inside a name may stand for a dot or a hyphen, and a prefix with no name after it says nothing of the name meant, so those are left to you.",
         summary: "An empty, whitespace-only or nameless group (`$(AppIdentifierPrefix)` alone), or one with padding or invisible characters.",
         rationale: """
         `""` is never a valid access group: no profile allows it, so signing, the install or the upload is \
@@ -33,7 +32,8 @@ struct EmptyAccessGroupRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array/>", comment: "An empty list is not an empty group."),
         ]
-    )
+    ).fixing(
+        "Safe: an empty or blank entry is removed, with its line; leading and trailing white space and zero-width characters are removed from a name. A space-like invisible character (a no-break space) inside a name may stand for a dot or a hyphen, and a prefix with no name after it says nothing of the name meant, so those are left to you.")
 
     /// Scalars that show as nothing or as a plain space: no-break and other Unicode spaces, zero-width
     /// characters and joiners, direction marks, the soft hyphen, the word joiner family, the byte-order

@@ -5,7 +5,6 @@ struct MissingTeamPrefixRule: Rule {
     static let description = RuleDescription(
         id: "missing-team-prefix", severity: .error,
         category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "A group with no 10-character prefix matches no profile's allowlist whatever the App ID prefix is; the prefix only words the message of a prefix written in lower case."),
-        fixes: "Safe. A reverse-DNS name with no prefix becomes `$(AppIdentifierPrefix)name` (a name that is no reverse-DNS name, such as one word, is left to you: what was meant is not clear); a Team ID written in lower case is replaced by `$(AppIdentifierPrefix)`; an app group is removed from `keychain-access-groups` when `com.apple.security.application-groups` lists it, else moved there (appended to that key's array, or the key added in the shape of `keychain-access-groups` when it has none). An App Clip's groups are left to `app-clip-access-groups`.",
         summary: "A keychain access group with no prefix at all (no variable, no 10-character ID).",
         rationale: """
         The App ID prefix is what ties a keychain group to a team (keychain-access-groups.md section 2). A group without it never \
@@ -38,7 +37,8 @@ struct MissingTeamPrefixRule: Rule {
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>",
                         comment: "App groups are never prefixed: listed here, the app group is a keychain access group too."),
         ]
-    )
+    ).fixing(
+        "Safe. A reverse-DNS name with no prefix becomes `$(AppIdentifierPrefix)name` (a name that is no reverse-DNS name, such as one word, is left to you: what was meant is not clear); a Team ID written in lower case is replaced by `$(AppIdentifierPrefix)`; an app group is removed from `keychain-access-groups` when `com.apple.security.application-groups` lists it, else moved there (appended to that key's array, or the key added in the shape of `keychain-access-groups` when it has none). An App Clip's groups are left to `app-clip-access-groups`.")
 
     /// Whether this rule reports the keychain group `v` (as written): no variable, no wildcard,
     /// not blank or padded, not `com.apple.token`, and no Team-ID-like first component.

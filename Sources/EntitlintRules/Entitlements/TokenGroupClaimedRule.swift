@@ -5,7 +5,6 @@ struct TokenGroupClaimedRule: Rule {
     static let description = RuleDescription(
         id: "token-group-claimed", severity: .error,
         category: .entitlements, readsOnlyTheFile: false, precision: .high, facts: .certain(because: "Its only error is com.apple.token on macOS, which no profile can authorise whatever the unit's facts; the platform comes from the project, the profile or a built product, never assumed."),
-        fixes: "Safe, on macOS only: `com.apple.token` is removed from `keychain-access-groups` (the system adds the smart-card group itself there). On iOS the group is a choice (a note), so there is no fix.",
         summary: "`com.apple.token` in keychain-access-groups: an error on macOS, where no profile can authorise it; a note elsewhere.",
         rationale: """
         `com.apple.token` is the read-only group of smart-card (CryptoTokenKit) items. Wherever it is listed, the \
@@ -32,7 +31,8 @@ struct TokenGroupClaimedRule: Rule {
                         profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>",
                         comment: "An iOS profile that does not allow it: `group-missing-from-profile` reports it, once."),
         ]
-    )
+    ).fixing(
+        "Safe, on macOS only: `com.apple.token` is removed from `keychain-access-groups` (the system adds the smart-card group itself there). On iOS the group is a choice (a note), so there is no fix.")
 
     func check(_ context: UnitContext) -> [Finding] {
         let token = AccessGroupList.tokenGroup

@@ -5,7 +5,6 @@ struct WildcardAccessGroupRule: Rule {
     static let description = RuleDescription(
         id: "wildcard-access-group", severity: .error,
         category: .entitlements, readsOnlyTheFile: true, precision: .veryHigh, facts: .nothing, securityScore: "6.5",
-        fixes: "Unsafe (`--fix --unsafe-fixes`): the wildcard entry is removed. Items the app saved in that literal group (its default group when it is listed first) are no longer reachable, so review it: list the real groups instead.",
         summary: "`*` anywhere in an app's keychain-access-groups or app groups.",
         rationale: """
         Wildcards belong in provisioning profiles, never in an app (keychain-access-groups.md section 3.1). At run time matching is \
@@ -32,7 +31,8 @@ struct WildcardAccessGroupRule: Rule {
             RuleExample("<key>com.apple.developer.associated-domains</key>\n<array>\n\t<string>applinks:*.example.com</string>\n</array>",
                         comment: "Wildcards elsewhere are other rules' business."),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`): the wildcard entry is removed. Items the app saved in that literal group (its default group when it is listed first) are no longer reachable, so review it: list the real groups instead.")
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
