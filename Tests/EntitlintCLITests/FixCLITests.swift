@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `lint --fix`, `--diff` and `--unsafe-fixes` as a user runs them: the text marks, the JSON and
 /// SARIF edits, the diff, and the hook's `--fix --staged`.
@@ -22,7 +23,9 @@ final class FixCLITests: GitTestCase {
     func testJSONAndSARIFCarryTheEditsByByteRange() throws {
         let dir = try CLI.temporaryDirectory(self)
         try write(Self.bad, "App.entitlements", in: dir)
-        let json = try JSONSerialization.jsonObject(with: Data(try entitlint(["lint", ".", "--format", "json"], in: dir).stdout.utf8)) as? [String: Any]
+        let jsonText = try entitlint(["lint", ".", "--format", "json"], in: dir).stdout
+        try SchemaValidator.validate(jsonText, format: "json")
+        let json = try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any]
         let finding = (json?["findings"] as? [[String: Any]])?.first { $0["rule"] as? String == "missing-team-prefix" }
         let edit = ((finding?["fix"] as? [String: Any])?["edits"] as? [[String: Any]])?.first
         XCTAssertEqual(edit?["start"] as? Int, Self.byteOffset(of: "com.example.shared"))
@@ -31,6 +34,7 @@ final class FixCLITests: GitTestCase {
         let sarif = try entitlint(["lint", ".", "--format", "sarif"], in: dir).stdout
         XCTAssertTrue(sarif.contains("\"byteOffset\" : \(Self.byteOffset(of: "com.example.shared"))"), sarif)
         XCTAssertTrue(sarif.contains("\"artifactChanges\""), sarif)
+        try SchemaValidator.validate(sarif, format: "sarif")
     }
 
     static func byteOffset(of s: String) -> Int {
