@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "EntitlintRulesTests", dependencies: ["EntitlintRules", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Provisioning", "Reporters"]),
         .testTarget(name: "EntitlintCLITests", dependencies: ["EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "Reporters", "EntitlintRules", "entitlint", "TestSupport", "YAMLReader",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "EntitlintKitTests", dependencies: ["EntitlintKit", "EntitlintCore", "Reporters"]),
+        .testTarget(name: "EntitlintKitTests", dependencies: ["EntitlintKit", "EntitlintCore", "EntitlintWorkspace", "PropertyList", "Reporters", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "TestSupport"]),
         .testTarget(name: "XcodeProjectTests", dependencies: ["XcodeProject", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport"]),
         .testTarget(name: "ArtifactsTests", dependencies: ["Artifacts", "EntitlintCore", "EntitlintWorkspace", "EntitlintRules", "PropertyList", "Provisioning", "TestSupport",

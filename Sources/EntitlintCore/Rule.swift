@@ -42,6 +42,10 @@ public struct RuleExample: Sendable, Hashable {
     public var settings: [String: String] = [:]
     /// When true, the example's file lies in a project's folders and no target signs with it.
     public var unused = false
+    /// For a triggering example of a rule with fixes: the file after `lint --fix --unsafe-fixes`
+    /// applied the rule's fixes (written as `entitlements` is), a correction example that is
+    /// tested and shown on the rule's page; `""` is not used, nil means no correction shown.
+    public var fixed: String?
     /// Where the example is written (the rule's source file and line, filled in by the
     /// initialisers' defaults), so that a failing example is reported at its own line.
     public var sourceFile: String
@@ -75,8 +79,9 @@ public struct RuleExample: Sendable, Hashable {
     public init(_ entitlements: String, bundleID: String? = nil, teamID: String? = nil, profileEntitlements: String? = nil,
                 lockedDefaultGroup: String? = nil, comment: String? = nil, profile: String? = nil, built: Built? = nil,
                 settings: [String: String] = [:], unused: Bool = false, locked: [String: LockFile.Entry] = [:],
-                file: String = #filePath, line: Int = #line) {
+                fixed: String? = nil, file: String = #filePath, line: Int = #line) {
         self.entitlements = entitlements
+        self.fixed = fixed
         self.sourceFile = file
         self.sourceLine = line
         self.locked = locked

@@ -50,6 +50,8 @@ public struct RuleDescription: Sendable, Hashable {
     public var securityScore: String?
     /// Whether the rule offers fixes.
     public var canFix: Bool
+    /// What its fixes do, and which are unsafe (the page's "Fix" section, `explain`).
+    public var fixes: String? = nil
     public var summary: String
     /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
     public var rationale: String
@@ -77,9 +79,17 @@ public struct RuleDescription: Sendable, Hashable {
         self.examples = Examples(build: { (triggering(), nonTriggering()) })
     }
 
+    /// The description of a rule that offers fixes, saying what they do.
+    public func fixing(_ what: String) -> RuleDescription {
+        var d = self
+        d.canFix = true
+        d.fixes = what
+        return d
+    }
+
     public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
         a.id == b.id && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
-            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix
+            && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix && a.fixes == b.fixes
             && a.summary == b.summary && a.rationale == b.rationale
             && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering
     }

@@ -19,6 +19,9 @@ public struct LintRequest: Sendable, Equatable {
     /// `--allow-empty`: a run over paths that hold nothing to lint ends with status 0 instead of
     /// a usage error (a CI step pointed at the wrong folder must not pass silently).
     public var allowEmpty: Bool
+    /// Files read from memory instead of the disk (absolute path -> bytes), over whatever else the
+    /// run reads: the fix engine's edited files, linted again before anything is written.
+    public var overlay: [String: [UInt8]] = [:]
 
     public init(paths: [String] = [], facts: FactRequest = FactRequest(), changes: ChangeRequest = ChangeRequest(),
                 standardInputName: String? = nil, select: [String]? = nil, ignore: [String] = [],

@@ -25,6 +25,7 @@ public enum LintRun {
                                                 trusted: trusted, diagnostics: &notes)
         notes.forEach { diagnostics(Self.line($0)) }
         try request.changes.prepare(&options, explicitPaths: request.paths, knownRules: RuleRegistry.ids)
+        if !request.overlay.isEmpty { options.virtualFiles = VirtualFiles.overlaying(request.overlay, over: options.virtualFiles) }
         options.nestedConfigurations = stdinName == nil && request.facts.config == nil
         var result = LintResult(findings: [], files: 0, units: [], profiles: [])
         var failing = false

@@ -62,7 +62,7 @@ public struct JSONReporter: Reporter {
     }
 
     static func item(_ f: Finding) -> Document.Item {
-        let fix = f.fix.map { fix in
+        let fix = f.fix.flatMap { $0.edits.isEmpty ? nil : $0 }.map { fix in
             Document.Fix(title: fix.title, applicability: fix.applicability.rawValue, edits: fix.edits.map {
                 Document.Edit(path: $0.path, start: $0.range.lowerBound, end: $0.range.upperBound, replacement: $0.replacement)
             })

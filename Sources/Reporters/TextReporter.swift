@@ -46,6 +46,7 @@ public struct TextReporter: Reporter {
             put(marks.beforeSeverity)
             put(f.severity.rawValue)
             put(marks.beforeMessage)
+            if Self.fixable(f) { put("[*] ") }
             put(OutputText.escape(f.shownMessage))
             put(marks.beforeRule)
             put(f.rule)
@@ -65,10 +66,13 @@ public struct TextReporter: Reporter {
     /// The lines under a finding: each note, then its help, then what its fix would do, each
     /// one line (`OutputText.escape` turns any line break a value holds into a visible escape).
     static func detailLines(_ f: Finding) -> [String] {
-        guard !f.notes.isEmpty || f.help != nil || f.fix != nil else { return [] }
+        // Only a safe fix is shown, as ruff does: an unsafe one is offered by `--unsafe-fixes`
+        // (and carried by the JSON and SARIF reports), never suggested line by line.
+        let fix = f.fix.flatMap { $0.edits.isEmpty || $0.applicability != .safe ? nil : $0 }
+        guard !f.notes.isEmpty || f.help != nil || fix != nil else { return [] }
         var lines = f.notes.map { "  = note: " + $0 }
         if let help = f.help { lines.append("  = help: " + help) }
-        if let fix = f.fix { lines.append("  = fix (\(fix.applicability.rawValue)): " + fix.title) }
+        if let fix { lines.append("  = fix (\(fix.applicability.rawValue)): " + fix.title) }
         return lines
     }
 
@@ -84,7 +88,19 @@ public struct TextReporter: Reporter {
         let files = "\(r.files) file\(r.files == 1 ? "" : "s") checked"
         if r.findings.isEmpty { return "\(files): no problems found" }
         func n(_ c: Int, _ w: String) -> String { "\(c) \(w)\(c == 1 ? "" : "s")" }
-        return "\(files): \(n(r.errors, "error")), \(n(r.warnings, "warning")), \(n(r.notes, "note"))"
+        return "\(files): \(n(r.errors, "error")), \(n(r.warnings, "warning")), \(n(r.notes, "note"))" + Self.fixSummary(r.findings)
+    }
+
+    /// A finding `--fix` would fix: it has a safe fix placed in its file's bytes (`[*]`).
+    static func fixable(_ f: Finding) -> Bool {
+        f.fix.map { $0.applicability == .safe && !$0.edits.isEmpty } ?? false
+    }
+
+    /// "; N fixable with --fix", or nothing.
+    static func fixSummary(_ findings: [Finding]) -> String {
+        var safe = 0
+        for f in findings where fixable(f) { safe += 1 }
+        return safe > 0 ? "; \(safe) fixable with --fix" : ""
     }
 }
 

@@ -58,6 +58,15 @@ struct Lint: ParsableCommand {
     @Flag(name: .customLong("allow-empty"), help: "Exit 0 when the paths hold nothing to lint (by default that is an error: exit 2).")
     var allowEmpty = false
 
+    @Flag(help: "Apply the safe fixes the findings offer (marked [*]) to the files, in place, then report what is left. With --staged (a pre-commit hook): fixes the work-tree files and exits 1 when it fixed something, so that the commit stops for review and re-staging.")
+    var fix = false
+
+    @Flag(help: "Print the fixes as a unified diff instead of writing them (nothing is written).")
+    var diff = false
+
+    @Flag(name: .customLong("unsafe-fixes"), help: "With --fix or --diff: apply the unsafe fixes too (each says what it may break).")
+    var unsafeFixes = false
+
     @OptionGroup var changes: ChangeOptions
 
     /// A first path that is no file or folder but close to a command's name is a mistyped command
@@ -86,6 +95,9 @@ struct Lint: ParsableCommand {
         run.changes = changes.values
         run.statistics = statistics
         run.allowEmpty = allowEmpty
+        run.fix = fix
+        run.diff = diff
+        run.unsafeFixes = unsafeFixes
         return run
     }
 }
@@ -115,6 +127,10 @@ struct LintInvocation: Equatable {
     var statistics = false
     /// `--allow-empty`.
     var allowEmpty = false
+    /// `--fix`, `--diff`, `--unsafe-fixes` (LintFix.swift).
+    var fix = false
+    var diff = false
+    var unsafeFixes = false
 
     /// What the library is asked to do: the same whether the words came through ArgumentParser or
     /// the fast path.
@@ -129,7 +145,16 @@ struct LintInvocation: Equatable {
         if statistics && format != TextReporter.identifier {
             throw CLIError("--statistics prints a text table and cannot be combined with --format \(format); write other formats with --report FORMAT:PATH")
         }
-        let outcome = try LintRun.run(try request()) { Output.write($0, fd: STDERR_FILENO) }
+        if fix || diff || unsafeFixes {
+            try runFixes(plan: plan)
+            return
+        }
+        let outcome = LintRun.resolvingFixes(try LintRun.run(try request()) { Output.write($0, fd: STDERR_FILENO) })
+        try finish(outcome, plan: plan)
+    }
+
+    /// Prints what `outcome` found in `plan`'s formats and ends with its exit status.
+    func finish(_ outcome: LintOutcome, plan: ReportPlan, exitStatus: Int32? = nil) throws {
         if let recorded = outcome.recordedBaseline {
             if recorded.destination == .standardOutput { Output.writeBytes(recorded.bytes) }
             Output.write(recorded.summary, fd: recorded.destination == .standardOutput ? STDERR_FILENO : STDOUT_FILENO)
@@ -154,6 +179,7 @@ struct LintInvocation: Equatable {
                 Output.write(text, style: type(of: reporter).commandGuard, annotations: reporter is GitHubReporter)
             }
         } catch { throw CLIError(lines: error.messages) }
+        if let exitStatus, exitStatus != 0 { throw ExitCode(exitStatus) }
         if outcome.failing { throw ExitCode(outcome.exitStatus) }
     }
 

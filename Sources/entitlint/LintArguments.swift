@@ -35,6 +35,9 @@ extension LintInvocation {
         flag("staged") { $0.changes.staged = true }
         flag("statistics") { $0.statistics = true }
         flag("allow-empty") { $0.allowEmpty = true }
+        flag("fix") { $0.fix = true }
+        flag("diff") { $0.diff = true }
+        flag("unsafe-fixes") { $0.unsafeFixes = true }
         value("format") { $0.format = $1 }
         value("report") { $0.reports.append($1) }
         value("select") { $0.select = ($0.select ?? []) + [$1] }

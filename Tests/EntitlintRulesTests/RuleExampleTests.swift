@@ -59,7 +59,8 @@ final class RuleExampleTests: XCTestCase {
                 XCTAssertNotNil(value, d.id)
                 XCTAssertTrue((0...10).contains(value ?? -1), d.id)
             }
-            XCTAssertFalse(d.canFix, "\(d.id) says it can fix, and no rule offers fixes yet")
+            // A rule that offers fixes says what they do (its page's "Fix" section, `explain`).
+            XCTAssertEqual(d.canFix, d.fixes != nil, d.id)
             // Every rule declares the unit facts it needs; one that reads only the file needs none.
             // A rule may be certain with a fact it does not need: its findings that rest on the
             // fact (`facts(behind:)`) are capped while it is assumed, the others stand while it is
@@ -123,5 +124,39 @@ final class DoublePrefixDetectionTests: XCTestCase {
                       "ABCDE12345.com.example", "group.com.example", "", "$(AppIdentifierPrefix)"]
         for group in doubled { XCTAssertNotNil(DoublePrefixRule.problem(group), group) }
         for group in single { XCTAssertNil(DoublePrefixRule.problem(group), group) }
+    }
+}
+
+/// Correction examples: each rule with fixes shows at least one, and each is what the rule's
+/// fixes make of its example's bytes.
+final class RuleCorrectionTests: XCTestCase {
+    func testEveryRuleWithFixesHasACorrectionExample() {
+        for d in RuleRegistry.descriptions where d.canFix {
+            XCTAssertNotNil(d.fixes, "\(d.id) offers fixes but does not say what they do")
+            XCTAssertTrue(d.triggering.contains { $0.fixed != nil }, "\(d.id) offers fixes but has no correction example")
+        }
+        for d in RuleRegistry.descriptions where !d.canFix {
+            XCTAssertTrue(d.triggering.allSatisfy { $0.fixed == nil }, "\(d.id) has a correction example but no fix")
+        }
+    }
+
+    func testCorrectionExamplesAreWhatTheFixesMake() {
+        for rule in RuleRegistry.all {
+            let d = type(of: rule).description
+            for ex in d.triggering {
+                let got = RuleExampleRunner.corrected(rule, on: ex)
+                if let fixed = ex.fixed {
+                    let want = RuleExampleRunner.prepare(RuleExample(fixed)).text
+                    XCTAssertEqual(got, want, "\(d.id): the example at line \(ex.sourceLine) fixes to another file")
+                } else if let got, d.canFix {
+                    // An example without a correction shown still fixes to a file that parses.
+                    XCTAssertNoThrow(try PropertyListReader.parse(Array(got.utf8)), "\(d.id) line \(ex.sourceLine)")
+                }
+            }
+            // No example that is not reported offers a fix.
+            for ex in d.nonTriggering {
+                XCTAssertTrue(RuleExampleRunner.run(rule, on: ex).allSatisfy { $0.fix == nil }, "\(d.id) line \(ex.sourceLine)")
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@ final class FindingDetailsTests: XCTestCase {
     func testTextPutsDetailsOnIndentedLinesUnderTheFindingLine() {
         let lines = TextReporter().render(Self.report).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(Array(lines.prefix(6)), [
-            "App/App.entitlements:5:3: warning: group \"X.a\" is not prefixed by the team (in App (Debug), App (Beta)) [team-prefix-mismatch]",
+            "App/App.entitlements:5:3: warning: [*] group \"X.a\" is not prefixed by the team (in App (Debug), App (Beta)) [team-prefix-mismatch]",
             "  = note: the team comes from DEVELOPMENT_TEAM in App.xcodeproj (Debug)",
             "  = note: the prefix is assumed\\n::warning::injected",
             "  = help: write $(AppIdentifierPrefix)a\\u{7}",

@@ -56,9 +56,14 @@ public enum RuleDocs {
                         }
                         s += "```\n\n"
                     }
+                    if let fixed = ex.fixed {
+                        let unsafe = findings.contains { $0.fix?.applicability == .unsafe }
+                        s += "After `entitlint lint --fix\(unsafe ? " --unsafe-fixes" : "")`:\n\n```xml\n" + fixed + "\n```\n\n"
+                    }
                 }
             }
         }
+        if let fixes = d.fixes { s += "## Fix\n\n" + fixes + "\n\n" }
         section("Triggering examples", d.triggering, triggering: true)
         section("Non-triggering examples", d.nonTriggering, triggering: false)
         s += "Configure in `.entitlint.yml`: `rules: { \(d.id): error | warning | note | off }`.\n"

@@ -27,7 +27,7 @@ struct AppClipAccessGroupsRule: Rule {
                                    entitlements: "↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n</array>"),
             ], comment: "A clip target (its product type says so) listing only its own App ID: the list becomes [AppID, AppID]."),
             RuleExample("<key>com.apple.developer.on-demand-install-capable</key>\n<true/>\n↓<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345", comment: "A shared group in a clip's signed entitlements."),
+                        bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345", comment: "A shared group in a clip's signed entitlements.", fixed: "<key>com.apple.developer.on-demand-install-capable</key>\n<true/>"),
             RuleExample("↓<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne.Clip</string>\n</array>",
                         bundleID: "com.example.AppOne.Clip", teamID: "ABCDE12345",
                         comment: "A built App Clip (in `AppClips/` of its app).", built: RuleExample.Built(bundleKind: .appClip)),
@@ -44,7 +44,8 @@ struct AppClipAccessGroupsRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345", comment: "Not an App Clip."),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`): the `keychain-access-groups` key and its array are removed. The clip's new items then go to its App ID; items it saved in the listed groups are no longer reachable from it.")
 
     func check(_ context: UnitContext) -> [Finding] {
         let unit = context.unit
@@ -57,6 +58,8 @@ struct AppClipAccessGroupsRule: Rule {
         let own = context.accessGroups.entries.first { $0.origin == .applicationIdentifier }
         let ownNote = own.map { o in groups.contains { context.expanded($0).text == o.value } ? " (the App ID listed again still counts: the list is not de-duplicated)" : "" } ?? ""
         return [finding("an App Clip must not list keychain-access-groups: its access-group list becomes [\(list)] instead of its App ID alone\(ownNote), and every keychain call of the clip then fails with errSecRestrictedAPI (-34020); remove the key: the clip's items go to its App ID, and since iOS 15.4 the full app can read them",
-                        in: context, at: context.located(entry.keyLocation), keyPath: "keychain-access-groups")]
+                        in: context, at: context.located(entry.keyLocation), keyPath: "keychain-access-groups")
+                    .fixing("remove keychain-access-groups (unsafe: items the clip saved in the listed groups are no longer reachable from it; new ones go to its App ID)",
+                            .unsafe, [.removeKey("keychain-access-groups")])]
     }
 }

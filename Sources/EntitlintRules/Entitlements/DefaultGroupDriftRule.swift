@@ -47,7 +47,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
                                                            accessGroups: ["ABCDE12345.com.example.AppOne"])]),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345", lockedDefaultGroup: "ABCDE12345.com.example.AppOne",
-                        comment: "Keychain Sharing was turned on with the shared group first: the fix puts the app's own ID first again."),
+                        comment: "Keychain Sharing was turned on with the shared group first: the fix puts the app's own ID first again.", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>application-identifier</key>\n↓<string>ABCDE12345.com.example.App</string>",
                         comment: "The App ID prefix changed (the app moved to another team): the old group cannot be kept.",
                         locked: ["Example": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "Y54WEA9F74.com.example.App",
@@ -115,7 +115,8 @@ struct DefaultGroupDriftRule: ReferenceRule {
                         locked: ["OldName": LockFile.Entry(bundleID: "com.example.App", defaultAccessGroup: "ABCDE12345.com.example.App",
                                                            accessGroups: ["ABCDE12345.com.example.App"])]),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`), for a reorder only: when the old default group is still listed later in `keychain-access-groups`, it is moved back to the front. Items saved without kSecAttrAccessGroup since the change went to the other group, and new ones go to the old default again, so review it. A default moved by a bundle-ID or App ID prefix change, or coming from a build setting, has no fix.")
 
     /// How a finding that the App ID prefix changed says so: only such a finding rests on the
     /// unit's App ID prefix (a reorder or a bundle-ID change holds whatever the prefix is), so only
@@ -135,6 +136,7 @@ struct DefaultGroupDriftRule: ReferenceRule {
         var out: [Finding] = []
         if let cause = comparison.cause {
             let old = comparison.oldDefault
+            var fix: Finding.Fix?
             var message = "default access group changed from \"\(old)\" (\(reference)) to \"\(comparison.newDefault)\""
             switch cause {
             case .bundleIDChange(let from, let to):
@@ -156,13 +158,15 @@ struct DefaultGroupDriftRule: ReferenceRule {
                     message += "; the first group comes from the setting\(settings.count > 1 ? "s" : "") \(Array(Set(settings)).sorted().joined(separator: ", ")): give \(settings.count > 1 ? "them" : "it") back the value that made \"\(old)\" first in this configuration (editing keychain-access-groups would move the default of every configuration that shares the file)"
                 } else if let suggestion = Self.written(old, comparison: comparison) {
                     message += "; put \"\(suggestion)\" first in keychain-access-groups again"
+                    fix = Self.reorder(old, current: current.key, context: context)
                 } else {
                     message += "; put it first in keychain-access-groups again if the profile allows it"
                 }
                 message += lock.reference == nil ? ", or, if the move is intended, migrate the items and run `entitlint lock --accept`" : ", or migrate the items"
             }
             let location = current.location.isKnown ? current.location : context.located(context.keyLocation(current.key ?? "application-identifier"))
-            out.append(finding(message, in: context, at: location, keyPath: "default-access-group"))
+            let f = finding(message, in: context, at: location, keyPath: "default-access-group")
+            out.append(fix.map { f.fixing($0.title, $0.applicability, $0.operations) } ?? f)
         }
         if !comparison.removedGroups.isEmpty {
             let groups = comparison.removedGroups.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -186,6 +190,16 @@ struct DefaultGroupDriftRule: ReferenceRule {
             return Finding(rule: Self.description.id, severity: .note, message: message, path: path,
                            line: lines[name] ?? 1, column: 5, keyPath: "units.\(name)")
         }
+    }
+
+    /// The unsafe fix of a reorder: the entry of keychain-access-groups that is the old default,
+    /// when it is still listed (later), moved back to the front. Nil when the default does not
+    /// come from that list or the old group is not in it.
+    static func reorder(_ old: String, current key: String?, context: UnitContext) -> Finding.Fix? {
+        guard key == "keychain-access-groups",
+              let item = context.keychainGroups.first(where: { $0.index > 0 && context.expanded($0).text == old }) else { return nil }
+        return Finding.Fix(title: "move \"\(item.value)\" back to the front of keychain-access-groups (unsafe: items saved without kSecAttrAccessGroup since the change went to the new first group, and new items go to \"\(item.value)\" again)",
+                           applicability: .unsafe, operations: [.moveToFront(item.key, item.index, item.value)])
     }
 
     /// The old default as the fix should write it in keychain-access-groups: Xcode's form, so

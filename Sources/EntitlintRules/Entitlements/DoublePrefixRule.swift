@@ -14,8 +14,8 @@ struct DoublePrefixRule: Rule {
         unnoticed. A real case: `$(AppIdentifierPrefix)4ESDVWK654.com.codality.NotationalFlow` (section 6).
         """,
         triggering: [
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix).com.example.shared</string>\n</array>"),
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)4ESDVWK654.com.codality.NotationalFlow</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix).com.example.shared</string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)4ESDVWK654.com.codality.NotationalFlow</string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.codality.NotationalFlow</string>\n</array>"),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>$(TeamIdentifierPrefix).com.example.group</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)$(DEVELOPMENT_TEAM).shared</string>\n</array>"),
         ],
@@ -25,7 +25,8 @@ struct DoublePrefixRule: Rule {
                         bundleID: "ABCDE12345.Chat", teamID: "ABCDE12345",
                         comment: "A bundle ID that starts with the Team ID: the group is exactly the App ID, one prefix."),
         ]
-    )
+    ).fixing(
+        "Safe, for `keychain-access-groups` only: the group is written `$(AppIdentifierPrefix)name`, one prefix. An app group has two correct forms (`group.name` on iOS, `$(TeamIdentifierPrefix)name` on macOS), and `application-identifier` is written by Xcode, so those are left to you.")
 
     static let prefixVariables = ["$(AppIdentifierPrefix)", "${AppIdentifierPrefix}", "$(TeamIdentifierPrefix)", "${TeamIdentifierPrefix}"]
     static let teamVariables = ["$(DEVELOPMENT_TEAM)", "${DEVELOPMENT_TEAM}"]
@@ -126,8 +127,13 @@ struct DoublePrefixRule: Rule {
                 } else {
                     message = "\"\(item.value)\" has a double prefix (\(why)): the profile's PREFIX.* still allows it, so it signs and installs, but it names another group than the one other apps share, and sharing silently breaks; write \"$(AppIdentifierPrefix)\(name)\""
                 }
-                out.append(finding(message,
-                                   in: context, at: item.location, keyPath: item.keyPath))
+                var f = finding(message, in: context, at: item.location, keyPath: item.keyPath)
+                // Only a keychain group has one way to be written; an app group has two (iOS and macOS style).
+                if item.key == "keychain-access-groups", !name.isEmpty {
+                    f = f.fixing("write \"$(AppIdentifierPrefix)\(name)\"", .safe,
+                                 [.replace(item.key, item.index, item.value, with: "$(AppIdentifierPrefix)" + name)])
+                }
+                out.append(f)
             }
         }
         for key in ["application-identifier", "com.apple.application-identifier"] {

@@ -12,14 +12,15 @@ struct DuplicateAccessGroupRule: Rule {
         `ABCDE12345.x`) that expand to one.
         """,
         triggering: [
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t↓<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t↓<string>ABCDE12345.com.example.shared</string>\n</array>",
                         teamID: "ABCDE12345", comment: "Two spellings of one group."),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>$(AppIdentifierPrefix)com.example.other</string>\n</array>"),
         ]
-    )
+    ).fixing(
+        "Safe: the later entry is removed, with its line, when it is written exactly as the earlier one. Two spellings that expand to the same group here (a variable and a literal prefix) may differ in another configuration that shares the file, so they are left to you.")
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
@@ -32,8 +33,12 @@ struct DuplicateAccessGroupRule: Rule {
             let v = context.expanded(item).text
             let first = useDictionary ? large[v] : small.first(where: { $0.0 == v })?.1
             if let first {
-                out.append(finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
-                                   in: context, at: item.location, keyPath: item.keyPath))
+                let f = finding("keychain access group \"\(v)\" is already listed on line \(first.location.line); remove the duplicate",
+                                in: context, at: item.location, keyPath: item.keyPath)
+                // Written the same: the same group in every configuration sharing the file. Two
+                // spellings that expand alike here may differ in another configuration.
+                out.append(item.value == first.value
+                           ? f.fixing("remove the later \"\(item.value)\"", .safe, [.remove(item.key, item.index, item.value)]) : f)
             } else if useDictionary {
                 large[v] = item
             } else {

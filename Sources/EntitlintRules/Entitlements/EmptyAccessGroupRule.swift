@@ -16,13 +16,13 @@ struct EmptyAccessGroupRule: Rule {
         value with a `*` is `wildcard-access-group`'s.
         """,
         triggering: [
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string></string>\n</array>"),
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string> $(AppIdentifierPrefix)com.example.shared </string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string></string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string> $(AppIdentifierPrefix)com.example.shared </string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>   </string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)</string>\n</array>",
                         comment: "The prefix alone: `ABCDE12345.`, a group with no name."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)com.example.\u{200B}shared</string>\n</array>",
-                        comment: "A zero-width space (U+200B) inside the name."),
+                        comment: "A zero-width space (U+200B) inside the name.", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example\u{00A0}suite</string>\n</array>",
                         comment: "A no-break space (U+00A0) inside an app group."),
         ],
@@ -32,7 +32,8 @@ struct EmptyAccessGroupRule: Rule {
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array/>", comment: "An empty list is not an empty group."),
         ]
-    )
+    ).fixing(
+        "Safe: an empty or blank entry is removed, with its line; leading and trailing white space and zero-width characters are removed from a name. A space-like invisible character (a no-break space) inside a name may stand for a dot or a hyphen, and a prefix with no name after it says nothing of the name meant, so those are left to you.")
 
     /// Scalars that show as nothing or as a plain space: no-break and other Unicode spaces, zero-width
     /// characters and joiners, direction marks, the soft hyphen, the word joiner family, the byte-order
@@ -84,19 +85,24 @@ struct EmptyAccessGroupRule: Rule {
                 let what = item.key == "keychain-access-groups" ? "keychain access group" : "app group"
                 let v = item.value
                 let message: String
+                var fix: (String, Finding.Fix.Operation)?
                 if v.isBlank {
+                    fix = ("remove the empty entry", .remove(item.key, item.index, v))
                     message = "empty \(what) \"\(v)\": no profile allows it, so signing, the install or the upload is rejected; remove it"
                 } else if v.containsASCII("*") {
                     continue   // wildcard-access-group
                 } else if v.hasOuterWhitespace {
+                    let trimmed = Self.withoutInvisibles(v.trimmingWhitespace())
+                    if !trimmed.isBlank { fix = ("write \"\(trimmed)\"", .replace(item.key, item.index, v, with: trimmed)) }
                     message = "\(what) \"\(v)\" has leading or trailing whitespace, which is part of the name; write \"\(Self.withoutInvisibles(v.trimmingWhitespace()))\""
                 } else if let u = Self.firstInvisible(v) {
                     let hex = String(u.value, radix: 16, uppercase: true)
                     let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                     // A zero-width character is simply dropped; a space-like one may have stood for
                     // a dot or a hyphen, so the fix is not guessed.
-                    let fix = Self.isSpaceLike(u) ? "replace it with what was meant, or remove it" : "write \"\(Self.withoutInvisibles(v))\""
-                    message = "\(what) \"\(v)\" contains the invisible character \(code): the name looks right but matches nothing, since matching is exact; \(fix)"
+                    let advice = Self.isSpaceLike(u) ? "replace it with what was meant, or remove it" : "write \"\(Self.withoutInvisibles(v))\""
+                    if !Self.isSpaceLike(u) { fix = (advice, .replace(item.key, item.index, v, with: Self.withoutInvisibles(v))) }
+                    message = "\(what) \"\(v)\" contains the invisible character \(code): the name looks right but matches nothing, since matching is exact; \(advice)"
                 } else if Self.isPrefixAlone(v), item.key != "keychain-access-groups", context.unit.platform == .macOS,
                           v.hasPrefix("$(TeamIdentifierPrefix)") || v.hasPrefix("${TeamIdentifierPrefix}") || String(v.dropLast()).isTeamIDLike {
                     continue   // the team prefix alone: the team's own macOS app group, which needs no profile
@@ -105,7 +111,8 @@ struct EmptyAccessGroupRule: Rule {
                 } else {
                     continue
                 }
-                findings.append(finding(message, in: context, at: item.location, keyPath: item.keyPath))
+                let f = finding(message, in: context, at: item.location, keyPath: item.keyPath)
+                findings.append(fix.map { f.fixing($0.0, .safe, [$0.1]) } ?? f)
             }
         }
         return findings

@@ -21,15 +21,15 @@ struct MissingTeamPrefixRule: Rule {
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>com.example.shared</string>\n</array>",
-                        comment: "The `$(AppIdentifierPrefix)` was lost."),
+                        comment: "The `$(AppIdentifierPrefix)` was lost.", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n\t↓<string>group.com.example.shared</string>\n</array>",
-                        comment: "An app group name used as a keychain group, and no app group listed: the fix lists it under com.apple.security.application-groups instead."),
+                        comment: "An app group name used as a keychain group, and no app group listed: the fix lists it under com.apple.security.application-groups instead.", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.AppOne</string>\n</array>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>group.com.example.suite</string>\n</array>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        comment: "The app group listed again as a keychain group: it already is one, so the fix removes it, never prefixes it."),
+                        comment: "The app group listed again as a keychain group: it already is one, so the fix removes it, never prefixes it.", fixed: "<key>keychain-access-groups</key>\n<array>\n</array>\n<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.suite</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>abcde12345.com.example.shared</string>\n</array>",
                         bundleID: "com.example.AppOne", teamID: "ABCDE12345",
-                        comment: "The prefix in lower case: matching is case-sensitive, so it is not the team's."),
+                        comment: "The prefix in lower case: matching is case-sensitive, so it is not the team's.", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>"),
         ],
         nonTriggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n\t<string>ABCDE12345.com.example.other</string>\n</array>"),
@@ -37,7 +37,8 @@ struct MissingTeamPrefixRule: Rule {
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t<string>group.com.example.shared</string>\n</array>",
                         comment: "App groups are never prefixed: listed here, the app group is a keychain access group too."),
         ]
-    )
+    ).fixing(
+        "Safe. A reverse-DNS name with no prefix becomes `$(AppIdentifierPrefix)name` (a name that is no reverse-DNS name, such as one word, is left to you: what was meant is not clear); a Team ID written in lower case is replaced by `$(AppIdentifierPrefix)`; an app group is removed from `keychain-access-groups` when `com.apple.security.application-groups` lists it, else moved there (appended to that key's array, or the key added in the shape of `keychain-access-groups` when it has none). An App Clip's groups are left to `app-clip-access-groups`.")
 
     /// Whether this rule reports the keychain group `v` (as written): no variable, no wildcard,
     /// not blank or padded, not `com.apple.token`, and no Team-ID-like first component.
@@ -60,13 +61,34 @@ struct MissingTeamPrefixRule: Rule {
                     : "looks like a Team ID in lower case; matching is case-sensitive, so no profile allows it"
                 return finding("keychain access group \"\(v)\": its prefix \(first) \(why); write \"$(AppIdentifierPrefix)\(rest)\"",
                                in: context, at: item.location, keyPath: item.keyPath)
+                    .fixing("write \"$(AppIdentifierPrefix)\(rest)\"", .safe,
+                            [.replace(item.key, item.index, v, with: "$(AppIdentifierPrefix)" + rest)])
             }
             if v.hasPrefix(Self.appGroupPrefix) {
-                return finding(Self.appGroupMessage(v, in: context), in: context, at: item.location, keyPath: item.keyPath)
+                let f = finding(Self.appGroupMessage(v, in: context), in: context, at: item.location, keyPath: item.keyPath)
+                // A clip's keychain groups all go (app-clip-access-groups), so the clip gets no fix here.
+                guard !context.unit.isAppClip else { return f }
+                if context.appGroups.contains(where: { $0.value == v }) {
+                    return f.fixing("remove \"\(v)\" from keychain-access-groups (it is listed under com.apple.security.application-groups)", .safe,
+                                    [.remove(item.key, item.index, v)])
+                }
+                return f.fixing("move \"\(v)\" from keychain-access-groups to com.apple.security.application-groups", .safe,
+                                [.move(item.key, item.index, v, to: "com.apple.security.application-groups")])
             }
-            return finding("keychain access group \"\(v)\" has no team prefix, so no profile allows it; write \"$(AppIdentifierPrefix)\(v)\"",
-                           in: context, at: item.location, keyPath: item.keyPath)
+            let f = finding("keychain access group \"\(v)\" has no team prefix, so no profile allows it; write \"$(AppIdentifierPrefix)\(v)\"",
+                            in: context, at: item.location, keyPath: item.keyPath)
+            guard Self.intentIsClear(v) else { return f }
+            return f.fixing("write \"$(AppIdentifierPrefix)\(v)\"", .safe, [.replace(item.key, item.index, v, with: "$(AppIdentifierPrefix)" + v)])
         }
+    }
+
+    /// Whether `$(AppIdentifierPrefix)` in front of `v` is surely what was meant: a reverse-DNS
+    /// name of letters, digits, dots, hyphens and underscores, with at least two components, none
+    /// empty. Anything else (one word, spaces, other punctuation) may be a mistake of another kind.
+    static func intentIsClear(_ v: String) -> Bool {
+        let parts = v.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { !$0.isEmpty }
+            && v.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "." || $0 == "-" || $0 == "_" }
     }
 
     /// How every app group name starts (on iOS; the iOS style on macOS).

@@ -20,7 +20,7 @@ struct TokenGroupClaimedRule: Rule {
                         bundleID: "com.example.MacApp", teamID: "ABCDE12345",
                         profileEntitlements: "<key>com.apple.application-identifier</key>\n<string>ABCDE12345.com.example.MacApp</string>\n<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>",
                         comment: "macOS: no profile can authorise it (an error).",
-                        profile: "<key>Platform</key>\n<array>\n\t<string>OSX</string>\n</array>"),
+                        profile: "<key>Platform</key>\n<array>\n\t<string>OSX</string>\n</array>", fixed: "<key>com.apple.application-identifier</key>\n<string>ABCDE12345.com.example.MacApp</string>\n<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.MacApp</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>com.apple.token</string>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                         comment: "iOS or unknown platform: a note on what the group is; the default group is still the shared one."),
         ],
@@ -31,7 +31,8 @@ struct TokenGroupClaimedRule: Rule {
                         profileEntitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n</array>",
                         comment: "An iOS profile that does not allow it: `group-missing-from-profile` reports it, once."),
         ]
-    )
+    ).fixing(
+        "Safe, on macOS only: `com.apple.token` is removed from `keychain-access-groups` (the system adds the smart-card group itself there). On iOS the group is a choice (a note), so there is no fix.")
 
     func check(_ context: UnitContext) -> [Finding] {
         let token = AccessGroupList.tokenGroup
@@ -40,6 +41,7 @@ struct TokenGroupClaimedRule: Rule {
             if context.isMacOS {
                 return finding("\"\(token)\" cannot be claimed on macOS: the system adds the smart-card group itself, and no macOS provisioning profile can authorise it, so signing fails; remove it",
                                in: context, at: item.location, keyPath: item.keyPath)
+                    .fixing("remove \"\(token)\" (the system adds it on macOS)", .safe, [.remove(item.key, item.index, item.value)])
             }
             // An iOS profile that does not allow it: group-missing-from-profile reports it.
             if let profile = context.unit.profile?.profile,

@@ -20,7 +20,7 @@ struct WildcardAccessGroupRule: Rule {
                         comment: "The profile's pattern copied into the app."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>*</string>\n</array>",
                         comment: "Every group: the keychain refuses the app."),
-            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t↓<string>ABCDE12345.com.example.*</string>\n</array>"),
+            RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t↓<string>ABCDE12345.com.example.*</string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string> * </string>\n</array>",
                         comment: "A literal name with spaces, not `*`: reported here once, not also as padding."),
             RuleExample("<key>com.apple.security.application-groups</key>\n<array>\n\t↓<string>group.com.example.*</string>\n</array>",
@@ -31,7 +31,8 @@ struct WildcardAccessGroupRule: Rule {
             RuleExample("<key>com.apple.developer.associated-domains</key>\n<array>\n\t<string>applinks:*.example.com</string>\n</array>",
                         comment: "Wildcards elsewhere are other rules' business."),
         ]
-    )
+    ).fixing(
+        "Unsafe (`--fix --unsafe-fixes`): the wildcard entry is removed. Items the app saved in that literal group (its default group when it is listed first) are no longer reachable, so review it: list the real groups instead.")
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
@@ -48,7 +49,9 @@ struct WildcardAccessGroupRule: Rule {
                 } else {
                     message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\", and if the app has shipped with it as its default group, keep it first and add the real groups after it until the items saved there are moved"
                 }
-                out.append(finding(message, in: context, at: item.location, keyPath: item.keyPath))
+                out.append(finding(message, in: context, at: item.location, keyPath: item.keyPath)
+                    .fixing("remove \"\(v)\" (unsafe: items the app saved in this group, its default group when it is listed first, are no longer reachable)",
+                            .unsafe, [.remove(item.key, item.index, v)]))
             }
         }
         return out

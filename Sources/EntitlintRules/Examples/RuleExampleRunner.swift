@@ -171,3 +171,20 @@ public enum RuleExampleRunner {
         return linter.check(unit, lock: lock, settings: CheckSettings(now: now)).filter { $0.rule == id }
     }
 }
+
+extension RuleExampleRunner {
+    /// The example's entitlements file after the rule's fixes (safe and unsafe) are applied to
+    /// its bytes, as `lint --fix --unsafe-fixes` places them: nil when the rule offers no fix
+    /// here or the fixes' edits touch each other.
+    public static func corrected(_ rule: any Rule, on example: RuleExample) -> String? {
+        let text = prepare(example).text
+        let bytes = Array(text.utf8)
+        var edits: [Finding.Edit] = []
+        for f in run(rule, on: example) {
+            guard let fix = f.fix, let e = FixResolver.edits(fix.operations, bytes: bytes, path: f.path) else { continue }
+            edits += e
+        }
+        guard !edits.isEmpty, let fixed = FixApplier.apply(edits, to: bytes) else { return nil }
+        return String(decoding: fixed, as: UTF8.self)
+    }
+}
