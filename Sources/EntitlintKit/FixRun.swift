@@ -1,5 +1,5 @@
 public import EntitlintCore
-public import EntitlintWorkspace
+import EntitlintWorkspace
 
 /// What `lint --fix` and `lint --diff` are asked for.
 public struct FixRequest: Sendable, Equatable {

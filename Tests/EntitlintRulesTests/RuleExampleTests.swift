@@ -140,6 +140,22 @@ final class RuleCorrectionTests: XCTestCase {
         }
     }
 
+    /// A wildcard listed first is the app's default group: removing it would move the default and
+    /// strand what was saved without a group, so it gets no fix; listed later, or `*` alone (which
+    /// the keychain refuses), it does.
+    func testAWildcardThatIsTheDefaultGroupIsNotRemoved() {
+        let rule = WildcardAccessGroupRule()
+        let first = RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.*</string>\n\t<string>ABCDE12345.com.example.app</string>\n</array>")
+        let firstFindings = RuleExampleRunner.run(rule, on: first)
+        XCTAssertEqual(firstFindings.count, 1)
+        XCTAssertNil(firstFindings.first?.fix)
+        XCTAssertNil(RuleExampleRunner.corrected(rule, on: first))
+        let later = RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.app</string>\n\t<string>ABCDE12345.*</string>\n</array>")
+        XCTAssertEqual(RuleExampleRunner.run(rule, on: later).first?.fix?.applicability, .unsafe)
+        let star = RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>*</string>\n</array>")
+        XCTAssertEqual(RuleExampleRunner.run(rule, on: star).first?.fix?.applicability, .unsafe)
+    }
+
     func testCorrectionExamplesAreWhatTheFixesMake() {
         for rule in RuleRegistry.all {
             let d = type(of: rule).description

@@ -17,9 +17,10 @@ struct WildcardAccessGroupRule: Rule {
         """,
         triggering: [
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>$(AppIdentifierPrefix)*</string>\n</array>",
-                        comment: "The profile's pattern copied into the app."),
+                        comment: "The profile's pattern copied into the app. Listed first, it is the default group: no fix removes it."),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string>*</string>\n</array>",
-                        comment: "Every group: the keychain refuses the app."),
+                        comment: "Every group: the keychain refuses the app.",
+                        fixed: "<key>keychain-access-groups</key>\n<array>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n\t↓<string>ABCDE12345.com.example.*</string>\n</array>", fixed: "<key>keychain-access-groups</key>\n<array>\n\t<string>ABCDE12345.com.example.AppOne</string>\n</array>"),
             RuleExample("<key>keychain-access-groups</key>\n<array>\n\t↓<string> * </string>\n</array>",
                         comment: "A literal name with spaces, not `*`: reported here once, not also as padding."),
@@ -32,7 +33,7 @@ struct WildcardAccessGroupRule: Rule {
                         comment: "Wildcards elsewhere are other rules' business."),
         ]
     ).fixing(
-        "Unsafe (`--fix --unsafe-fixes`): the wildcard entry is removed. Items the app saved in that literal group (its default group when it is listed first) are no longer reachable, so review it: list the real groups instead.")
+        "Unsafe (`--fix --unsafe-fixes`): the wildcard entry is removed. Items the app saved in that literal group are no longer reachable, so review it: list the real groups instead. A wildcard listed first is the app's default group and is not removed (that would move the default, stranding every item saved without a group), except `*` alone, which the keychain refuses.")
 
     func check(_ context: UnitContext) -> [Finding] {
         var out: [Finding] = []
@@ -49,9 +50,17 @@ struct WildcardAccessGroupRule: Rule {
                 } else {
                     message = "keychain access group \"\(v)\" contains a wildcard, but only profiles have patterns: in an app it is a literal group name, shared only with apps that list the same text (and their default group when listed first), never with the real groups it seems to cover; list the real groups, e.g. \"$(AppIdentifierPrefix)com.example.shared\", and if the app has shipped with it as its default group, keep it first and add the real groups after it until the items saved there are moved"
                 }
-                out.append(finding(message, in: context, at: item.location, keyPath: item.keyPath)
-                    .fixing("remove \"\(v)\" (unsafe: items the app saved in this group, its default group when it is listed first, are no longer reachable)",
-                            .unsafe, [.remove(item.key, item.index, v)]))
+                let found = finding(message, in: context, at: item.location, keyPath: item.keyPath)
+                // A literal wildcard listed first is the app's default group: every item saved
+                // without a group is in it, and removing it moves the default (a drift). Only
+                // `*` itself is removed there: the keychain refuses an app carrying it, so nothing
+                // was ever saved in it.
+                if item.key == "keychain-access-groups", item.index == 0, v != "*" {
+                    out.append(found)
+                } else {
+                    out.append(found.fixing("remove \"\(v)\" (unsafe: items the app saved in this group are no longer reachable, and apps that list the same text no longer share them)",
+                                            .unsafe, [.remove(item.key, item.index, v)]))
+                }
             }
         }
         return out
