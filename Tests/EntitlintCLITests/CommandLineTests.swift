@@ -24,7 +24,7 @@ final class CommandLineTests: XCTestCase {
 
     func testJSONFormatHasDesignShape() throws {
         let dir = try CLI.temporaryDirectory(self)
-        try write(CLI.entitlements(["$(AppIdentifierPrefix)*"]), to: dir.appendingPathComponent("App.entitlements"))
+        try write(CLI.entitlements(["$(AppIdentifierPrefix)com.example.app", "$(AppIdentifierPrefix)*"]), to: dir.appendingPathComponent("App.entitlements"))
         let r = try CLI.run(["lint", ".", "--format", "json"], in: dir)
         XCTAssertEqual(r.status, 1)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -39,7 +39,7 @@ final class CommandLineTests: XCTestCase {
         try SchemaValidator.validate(r.stdout, format: "json")
         XCTAssertEqual(findings[0]["rule"] as? String, "wildcard-access-group")
         XCTAssertEqual(findings[0]["path"] as? String, "App.entitlements")
-        XCTAssertEqual(findings[0]["line"] as? Int, 7)
+        XCTAssertEqual(findings[0]["line"] as? Int, 8, "the wildcard, second in the list")
         XCTAssertEqual(findings[0]["column"] as? Int, 3)
         let summary = try XCTUnwrap(json["summary"] as? [String: Int])
         XCTAssertEqual(summary, ["files": 1, "errors": 1, "warnings": 0, "notes": 0])
