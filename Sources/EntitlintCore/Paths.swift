@@ -97,39 +97,40 @@ public enum Paths {
         }
     }
 
-    /// An absolute, `.`/`..`-free version of `path`.
     /// A relative path with no `.`/`..` components, no `//` and no trailing `/`.
     static func isCleanRelative(_ path: String) -> Bool {
-        func clean(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let first = b.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."), b.last != UInt8(ascii: "/") else { return false }
-            var previous: UInt8 = 0
-            for c in b {
-                if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
-                previous = c
-            }
-            return true
+        withBytes(path) { b in
+            guard let first = b.first, first != UInt8(ascii: "/"), first != UInt8(ascii: ".") else { return false }
+            return hasOnlyPlainComponents(b)
         }
-        // Over the contiguous bytes: iterating `utf8` generically costs several times more.
-        if let answer = path.utf8.withContiguousStorageIfAvailable(clean) { return answer }
-        return Array(path.utf8).withUnsafeBufferPointer(clean)
     }
 
     /// An absolute path other than `/` with no `.`/`..` components, no `//` and no trailing `/`:
     /// already in the form `absolute` gives (a project lists thousands of such paths).
     static func isCleanAbsolute(_ path: String) -> Bool {
-        func clean(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard b.count > 1, b.first == UInt8(ascii: "/"), b.last != UInt8(ascii: "/") else { return false }
-            var previous: UInt8 = 0
-            for c in b {
-                if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
-                previous = c
-            }
-            return true
-        }
-        if let answer = path.utf8.withContiguousStorageIfAvailable(clean) { return answer }
-        return Array(path.utf8).withUnsafeBufferPointer(clean)
+        withBytes(path) { b in b.count > 1 && b.first == UInt8(ascii: "/") && hasOnlyPlainComponents(b) }
     }
 
+    /// No trailing `/`, and no `/` followed by `.` or `/` (so no `.`/`..` component after the first
+    /// and no `//`); the first component is the caller's to check.
+    private static func hasOnlyPlainComponents(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.last != UInt8(ascii: "/") else { return false }
+        var previous: UInt8 = 0
+        for c in b {
+            if previous == UInt8(ascii: "/") && (c == UInt8(ascii: ".") || c == UInt8(ascii: "/")) { return false }
+            previous = c
+        }
+        return true
+    }
+
+    /// `body` over the string's UTF-8 bytes, contiguous: iterating `utf8` generically costs several
+    /// times more.
+    private static func withBytes(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        if let answer = path.utf8.withContiguousStorageIfAvailable(body) { return answer }
+        return Array(path.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// An absolute, `.`/`..`-free version of `path`.
     public static func absolute(_ path: String, cwd: String) -> String {
         if isCleanRelative(path) { return cwd == "/" ? "/" + path : cwd + "/" + path }
         if isCleanAbsolute(path) { return path }
