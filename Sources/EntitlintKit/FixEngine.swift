@@ -64,11 +64,15 @@ struct FixEngine {
     /// fixed so far; a fix whose edits cannot be placed is left out.
     mutating func candidates(_ findings: [Finding]) -> [Candidate] {
         var out: [Candidate] = []
+        // One map per file per call (the overlay does not change during it): the file is scanned
+        // once, not once per finding.
+        var maps: [String: PlistSourceMap?] = [:]
         for f in findings {
             guard let fix = f.fix, !fix.operations.isEmpty, fix.applicability == .safe || fixing.unsafe else { continue }
             let abs = Paths.absolute(f.path)
             guard let first = original(abs, shown: f.path) else { continue }
-            guard let edits = FixResolver.edits(fix.operations, bytes: overlay[abs] ?? first, path: f.path) else { continue }
+            if maps[abs] == nil { maps[abs] = .some(PlistSourceMap(bytes: overlay[abs] ?? first)) }
+            guard let map = maps[abs] ?? nil, let edits = FixResolver.edits(fix.operations, map: map, path: f.path) else { continue }
             out.append(Candidate(path: abs, finding: f, edits: edits))
         }
         return out

@@ -100,11 +100,18 @@ extension LintRun {
         var out = outcome
         var engine = FixEngine(request: LintRequest(), fixing: FixRequest(unsafe: true, write: false), root: outcome.options.projectRoot(),
                                virtualFiles: outcome.options.virtualFiles, maxBytes: outcome.options.limits.maxBytes)
+        // One map per file, made once: a file with thousands of fixable findings is scanned once,
+        // so placing the fixes stays linear in the file's size.
+        var maps: [String: PlistSourceMap?] = [:]
         for i in out.result.findings.indices {
             guard let fix = out.result.findings[i].fix, !fix.operations.isEmpty, fix.edits.isEmpty else { continue }
             let f = out.result.findings[i]
-            if let bytes = engine.original(Paths.absolute(f.path), shown: f.path, noticing: false),
-               let edits = FixResolver.edits(fix.operations, bytes: bytes, path: f.path) {
+            let absolute = Paths.absolute(f.path)
+            if maps[absolute] == nil {
+                maps[absolute] = .some(engine.original(absolute, shown: f.path, noticing: false).flatMap { PlistSourceMap(bytes: $0) })
+            }
+            if let map = maps[absolute] ?? nil,
+               let edits = FixResolver.edits(fix.operations, map: map, path: f.path) {
                 out.result.findings[i].fix?.edits = edits
             } else {
                 out.result.findings[i].fix = nil

@@ -11,6 +11,13 @@ public enum FixResolver {
     /// The edits of `operations` on `bytes` (the file shown as `path`), or nil.
     public static func edits(_ operations: [Finding.Fix.Operation], bytes: [UInt8], path: String) -> [Finding.Edit]? {
         guard !operations.isEmpty, let map = PlistSourceMap(bytes: bytes) else { return nil }
+        return edits(operations, map: map, path: path)
+    }
+
+    /// The same, on a map already made of the file's bytes: a caller placing the fixes of many
+    /// findings of one file scans the file once, not once per finding.
+    public static func edits(_ operations: [Finding.Fix.Operation], map: PlistSourceMap, path: String) -> [Finding.Edit]? {
+        guard !operations.isEmpty else { return nil }
         var out: [Finding.Edit] = []
         for op in operations {
             guard let edits = edits(op, map: map, path: path) else { return nil }
