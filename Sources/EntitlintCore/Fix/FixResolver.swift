@@ -1,3 +1,5 @@
+import PropertyList
+
 
 
 /// Turns a fix said on values (`Finding.Fix.Operation`) into byte edits of the file it concerns,
@@ -130,19 +132,11 @@ public enum FixResolver {
         return range.lowerBound..<e
     }
 
-    /// Text for XML character data: `&`, `<` and `>` as entities.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Text for XML character data: `&`, `<` and `>` as entities (the plist's own escaping;
+    /// a value read from an XML file holds only characters XML can hold).
+    static func escape(_ s: String) -> String { XMLEscaping.escape(s, textEscapes) }
+
+    static let textEscapes: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
 }
 
 /// Applies byte edits to a file's bytes.
