@@ -62,6 +62,10 @@ public struct PlistSourceMap: Sendable {
         var children: [Element] = []
     }
 
+    private static let commentEnd = Array("-->".utf8)
+    private static let cdataEnd = Array("]]>".utf8)
+    private static let instructionEnd = Array("?>".utf8)
+
     private static func find(_ needle: [UInt8], in b: [UInt8], from: Int) -> Int? {
         guard !needle.isEmpty, b.count >= needle.count else { return nil }
         var i = from
@@ -76,11 +80,13 @@ public struct PlistSourceMap: Sendable {
         return nil
     }
 
-    private static func starts(_ b: [UInt8], _ i: Int, _ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard i + u.count <= b.count else { return false }
-        for k in 0..<u.count where b[i + k] != u[k] { return false }
-        return true
+    private static func starts(_ b: [UInt8], _ i: Int, _ s: StaticString) -> Bool {
+        let count = s.utf8CodeUnitCount
+        guard i + count <= b.count else { return false }
+        return s.withUTF8Buffer { u in
+            for k in 0..<count where b[i + k] != u[k] { return false }
+            return true
+        }
     }
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
@@ -96,8 +102,14 @@ public struct PlistSourceMap: Sendable {
                 var j = i
                 while j < b.count && b[j] != UInt8(ascii: "<") { j += 1 }
                 if !stack.isEmpty {
-                    guard let decoded = decode(b[i..<j]) else { return nil }
-                    stack[stack.count - 1].text += decoded
+                    // Text with no reference and no CR is its own decoding (the common case:
+                    // the indentation between tags), so it is copied without a decoding pass.
+                    if b[i..<j].contains(where: { $0 == UInt8(ascii: "&") || $0 == 0x0D }) {
+                        guard let decoded = decode(b[i..<j]) else { return nil }
+                        stack[stack.count - 1].text += decoded
+                    } else {
+                        stack[stack.count - 1].text += b[i..<j]
+                    }
                 } else if !b[i..<j].allSatisfy({ isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }) {
                     return nil
                 }
@@ -105,14 +117,14 @@ public struct PlistSourceMap: Sendable {
                 continue
             }
             if starts(b, i, "<!--") {
-                guard let end = find(Array("-->".utf8), in: b, from: i + 4) else { return nil }
+                guard let end = find(commentEnd, in: b, from: i + 4) else { return nil }
                 i = end + 3
             } else if starts(b, i, "<![CDATA[") {
-                guard let end = find(Array("]]>".utf8), in: b, from: i + 9), !stack.isEmpty else { return nil }
+                guard let end = find(cdataEnd, in: b, from: i + 9), !stack.isEmpty else { return nil }
                 stack[stack.count - 1].text += normalisedLineEnds(Array(b[(i + 9)..<end]))
                 i = end + 3
             } else if starts(b, i, "<?") {
-                guard let end = find(Array("?>".utf8), in: b, from: i + 2) else { return nil }
+                guard let end = find(instructionEnd, in: b, from: i + 2) else { return nil }
                 i = end + 2
             } else if starts(b, i, "<!") {
                 var j = i + 2
@@ -123,7 +135,7 @@ public struct PlistSourceMap: Sendable {
                 guard j < b.count else { return nil }
                 i = j + 1
             } else if starts(b, i, "</") {
-                guard let gt = find([UInt8(ascii: ">")], in: b, from: i + 2), let open = stack.popLast() else { return nil }
+                guard let gt = b[(i + 2)...].firstIndex(of: UInt8(ascii: ">")), let open = stack.popLast() else { return nil }
                 var nameEnd = gt
                 while nameEnd > i + 2 && isSpace(b[nameEnd - 1]) { nameEnd -= 1 }
                 let name = String(decoding: b[(i + 2)..<nameEnd], as: UTF8.self)
