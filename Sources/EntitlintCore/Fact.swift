@@ -40,9 +40,21 @@ public enum FactKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The provisioning profile the unit is signed with.
     case profile
 
-    public static func < (a: FactKind, b: FactKind) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The case's position in `allCases`, without comparing raw strings.
+    private var ordinal: UInt8 {
+        switch self {
+        case .teamID: 0
+        case .bundleID: 1
+        case .appIDPrefix: 2
+        case .profile: 3
+        }
     }
+
+    public static func < (a: FactKind, b: FactKind) -> Bool { a.ordinal < b.ordinal }
+
+    /// Hashes the case, not its raw string (which a raw-valued enum hashes by default): facts
+    /// are looked up by kind for every rule on every unit.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
     /// How a user gives the fact, for the notes of findings that rest on it unknown or assumed.
     public var howToGive: String {

@@ -18,6 +18,22 @@ public enum FactSlot: String, Sendable, Hashable, CaseIterable {
     case profile
     /// The unit's Team ID, taken to be its App ID prefix: assumed unless the user stated the team.
     case team
+
+    /// Hashes the case, not its raw string (which a raw-valued enum hashes by default): the
+    /// resolver looks slots up for every fact of every unit.
+    public func hash(into hasher: inout Hasher) {
+        let ordinal: UInt8 = switch self {
+        case .flag: 0
+        case .buildSetting: 1
+        case .configApp: 2
+        case .config: 3
+        case .builtProduct: 4
+        case .entitlements: 5
+        case .profile: 6
+        case .team: 7
+        }
+        hasher.combine(ordinal)
+    }
 }
 
 /// The one place that decides which source gives each fact of a signing unit: every discovery
@@ -87,7 +103,7 @@ public struct FactResolver: Sendable {
     /// is searched for by the App ID the unit states, not by one taken from its team).
     public func resolve(_ kind: FactKind, excluding: Set<FactSlot> = []) -> Result {
         var why: String?
-        for slot in Self.precedence[kind] ?? [] where !excluding.contains(slot) {
+        for slot in Self.precedence[kind] ?? [] where excluding.isEmpty || !excluding.contains(slot) {
             if slot == .team {
                 switch resolve(.teamID) {
                 case .value(let team): return .value(Self.prefix(takenFrom: team))
