@@ -25,9 +25,9 @@
 #               ratio to grep on that tree (CI's --quick run does not time it).
 #
 # How:
-#   - builds the linter as users build it and as a release ships it: `swift build -c release`
-#     (on Linux, Package.swift links the executable's Swift runtime and Foundation statically:
-#     loading them as shared libraries costs milliseconds at start-up);
+#   - builds the linter as a release ships it (Scripts/static-binary.sh: `swift build -c release`
+#     with the start-up flag it names; on Linux, Package.swift links the executable's Swift runtime
+#     and Foundation statically: loading them as shared libraries costs milliseconds at start-up);
 #   - copies the corpus ../shared/corpus/entitlements (beside the repo), cycling through its files,
 #     to NNNN.entitlements in a temporary folder (removed on exit), skipping any file that
 #     `xmllint --noout` rejects, so both tools see only well-formed XML; nothing else is written:
@@ -107,7 +107,10 @@ fi
 
 # --- build -------------------------------------------------------------------------------------
 cd "$repo"
-build_flags=(-c release)
+fail() { echo "benchmark: $*" >&2; exit 2; }
+# shellcheck source=Scripts/static-binary.sh
+. "$repo/Scripts/static-binary.sh"
+build_flags=("${release_build_flags[@]}")
 if [ "$build" -eq 1 ]; then
     echo "== building: swift build ${build_flags[*]}" >&2
     swift build "${build_flags[@]}" >&2

@@ -3,7 +3,7 @@
 # and under 1 GiB of resident memory by the binary users get.
 #
 # usage: Scripts/hostile-inputs.sh [BIN]
-#   BIN   the entitlint binary (default: a release build, `swift build -c release`)
+#   BIN   the entitlint binary (default: the shipped release build, Scripts/static-binary.sh)
 #
 # How: each family is one script in Scripts/hostile/ (sourced in turn, in name order). A family
 # writes its inputs into its own temporary folder ($work/FAMILY, removed on exit) and calls
@@ -23,8 +23,10 @@ case "${1:-}" in -h|--help) usage ;; esac
 if [ $# -ge 1 ]; then
     bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 else
-    swift build -c release --product entitlint >/dev/null
-    bin="$(swift build -c release --show-bin-path)/entitlint"
+    fail() { echo "hostile-inputs: $*" >&2; exit 2; }
+    # shellcheck source=Scripts/static-binary.sh
+    . "$root/Scripts/static-binary.sh"
+    bin="$(build_release_binary)"
 fi
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 
