@@ -98,5 +98,11 @@ final class LiteralPrefixFixCLITests: XCTestCase {
         let list = try CLI.run(["rules"]).stdout
         XCTAssertTrue(list.contains("literal-app-id-prefix") && list.contains("note      [opt-in] A keychain access group"), list)
         XCTAssertTrue(list.contains("[opt-in]: off unless a run names it, e.g. `--select literal-app-id-prefix`"), list)
+        // The starter configuration lists every other rule's severity: uncommenting it turns no opt-in rule on.
+        let fresh = try CLI.temporaryDirectory(self)
+        XCTAssertEqual(try CLI.run(["init"], in: fresh).status, 0)
+        let starter = try String(contentsOf: fresh.appendingPathComponent(".entitlint.yml"), encoding: .utf8)
+        XCTAssertTrue(starter.contains("#   double-prefix:"), starter)
+        XCTAssertFalse(starter.contains(Self.rule), starter)
     }
 }
