@@ -52,6 +52,16 @@ public struct RuleDescription: Sendable, Hashable {
     public var canFix: Bool
     /// What its fixes do, and which are unsafe (the page's "Fix" section, `explain`).
     public var fixes: String? = nil
+    /// True when the rule is off unless a run names it (`RuleSelection`): in `--select`, in the
+    /// configuration's `select:`, or with a severity in `rules:`. For rules whose findings are a
+    /// matter of taste, not a problem (as SwiftLint's opt-in rules and ruff's rules outside its
+    /// default set).
+    public var optIn = false
+    /// True when a finding holds only if every unit signed with the file has it: its fix edits
+    /// the file, so it changes the file for all of them (a literal prefix is the App ID prefix of
+    /// one unit and not of another). A finding only some of the file's units have is dropped
+    /// when configurations are folded (`FindingStage.foldConfigurations`).
+    public var everyUnitOfFile = false
     public var summary: String
     /// Why it matters, citing the sections of `Rules/keychain-access-groups.md` it relies on.
     public var rationale: String
@@ -87,8 +97,28 @@ public struct RuleDescription: Sendable, Hashable {
         return d
     }
 
+    /// The description of a rule that runs only when named (`optIn`).
+    public func optingIn() -> RuleDescription {
+        var d = self
+        d.optIn = true
+        return d
+    }
+
+    /// The description of a rule whose findings hold only when every unit of the file has them
+    /// (`everyUnitOfFile`).
+    public func onlyForEveryUnitOfFile() -> RuleDescription {
+        var d = self
+        d.everyUnitOfFile = true
+        return d
+    }
+
+    /// How a run turns the rule on when it is opt-in, for pages and `entitlint rules`.
+    public var howToEnable: String {
+        "`--select \(id)`, `select: [\(id)]` or `rules: { \(id): \(severity.rawValue) }` in `.entitlint.yml`"
+    }
+
     public static func == (a: RuleDescription, b: RuleDescription) -> Bool {
-        a.id == b.id && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
+        a.id == b.id && a.optIn == b.optIn && a.everyUnitOfFile == b.everyUnitOfFile && a.severity == b.severity && a.category == b.category && a.readsOnlyTheFile == b.readsOnlyTheFile
             && a.precision == b.precision && a.facts == b.facts && a.securityScore == b.securityScore && a.canFix == b.canFix && a.fixes == b.fixes
             && a.summary == b.summary && a.rationale == b.rationale
             && a.triggering == b.triggering && a.nonTriggering == b.nonTriggering

@@ -12,6 +12,12 @@
 /// The tool findings (`ToolFindings`: `parse-error`, `unreadable-path`, ...) are reported
 /// whatever `select` says (a file that cannot be read is never a silent pass); only `ignore`
 /// (or `off`) removes one.
+///
+/// An opt-in rule (`RuleDescription.optIn`) runs only when named: in the basis (`--select`, or
+/// the configuration's `select:`), or with a severity in the configuration's `rules:`. Naming it
+/// in the basis gives it its default severity here (an opt-in rule without a setting is off:
+/// `FindingStage.isEnabled`). There is no selector that stands for every rule (`--select` takes
+/// rule ids only), so nothing switches an opt-in rule on without naming it.
 public struct RuleSelection: Sendable, Hashable {
     /// `--select`: nil when not given.
     public var select: [String]?
@@ -24,9 +30,20 @@ public struct RuleSelection: Sendable, Hashable {
     }
 
     /// The severity overrides of a run (`Linter.severityOverrides`): the configuration's
-    /// `rules:`, with every rule the selection leaves out set to `off`. `all`: every rule id.
-    /// `all` (every rule id) is evaluated only when a selection needs it.
+    /// `rules:`, with every rule the selection leaves out set to `off`, and every opt-in rule it
+    /// names given its default severity. `all`: every rule's description, evaluated only when a
+    /// selection needs it.
+    public func overrides(configuration: Configuration?, all: @autoclosure () -> [RuleDescription]) -> [String: Configuration.RuleSetting] {
+        resolved(configuration) { all().map { ($0.id, $0.optIn ? $0.severity : nil) } }
+    }
+
+    /// The same for rules given by id alone, none of them opt-in.
     public func overrides(configuration: Configuration?, all: @autoclosure () -> [String]) -> [String: Configuration.RuleSetting] {
+        resolved(configuration) { all().map { ($0, nil) } }
+    }
+
+    /// `rules`: every rule id, with its default severity when the rule is opt-in.
+    private func resolved(_ configuration: Configuration?, rules: () -> [(id: String, optIn: Severity?)]) -> [String: Configuration.RuleSetting] {
         var settings = configuration?.rules ?? [:]
         var ignored = Set(ignore)
         if let select {
@@ -35,7 +52,13 @@ public struct RuleSelection: Sendable, Hashable {
             ignored.formUnion(configuration?.ignore ?? [])
         }
         if let basis = (select ?? configuration?.select).map(Set.init) {
-            for id in all() where !ToolFindings.contains(id) && !basis.contains(id) { settings[id] = .off }
+            for (id, optIn) in rules() where !ToolFindings.contains(id) {
+                if !basis.contains(id) {
+                    settings[id] = .off
+                } else if let severity = optIn, settings[id] == nil {
+                    settings[id] = Configuration.RuleSetting(rawValue: severity.rawValue)
+                }
+            }
         }
         for id in ignored { settings[id] = .off }
         return settings

@@ -16,8 +16,8 @@ public enum LintRun {
             selection = RuleSelection(select: try request.select.map { try RuleSelection.parse($0, option: "--select", known: RuleRegistry.ids) },
                                       ignore: try RuleSelection.parse(request.ignore, option: "--ignore", known: RuleRegistry.ids))
         } catch { throw UsageError("\(error)") }
-        // Every rule's description, built only when a selection needs the ids.
-        let allIDs = { RuleRegistry.descriptions.map(\.id) }
+        // Every rule's description, built only when a selection needs them.
+        let allIDs = { RuleRegistry.descriptions }
         let stdinName = request.standardInputName
         var notes: [String] = []
         let trusted = try request.changes.trustedFiles()

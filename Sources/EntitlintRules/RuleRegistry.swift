@@ -18,6 +18,7 @@ public enum RuleRegistry {
         DuplicateAccessGroupRule(),
         TokenGroupClaimedRule(),
         CommentInPlistRule(),
+        LiteralAppIDPrefixRule(),
         UnusedSuppressionRule(),
         // Profiles in depth and built products.
         ProfileExpiredRule(),

@@ -26,8 +26,9 @@ struct Init: ParsableCommand {
         }
         let found = StarterConfiguration.scan(directory)
         let units = try projectUnits()
+        // The opt-in rules are left out of the list of severities: uncommenting the list would turn them on.
         let text = StarterConfiguration.text(entitlements: found.entitlements, profiles: found.profiles,
-                                             rules: RuleRegistry.descriptions.map { ($0.id, $0.severity) }, projectUnits: units)
+                                             rules: RuleRegistry.descriptions.filter { !$0.optIn }.map { ($0.id, $0.severity) }, projectUnits: units)
         do { try FileReader.writeNew(Array(text.utf8), to: target) } catch {
             throw CLIError("cannot write \(target): \(error)")
         }

@@ -48,7 +48,7 @@ struct ReportCommand: ParsableCommand {
         // The findings are lint's on the same units: every rule, with the configuration's
         // severities (rules set `off` left out); the moved defaults are the drift rule's comparison.
         let linter = Linter(rules: RuleRegistry.all,
-                            severityOverrides: RuleSelection().overrides(configuration: options.configuration, all: RuleRegistry.descriptions.map(\.id)))
+                            severityOverrides: RuleSelection().overrides(configuration: options.configuration, all: RuleRegistry.descriptions))
         let result: LintResult
         let moves: [String: (from: String, to: String, reference: String)]
         do {

@@ -22,7 +22,10 @@ struct Rules: ParsableCommand {
         for d in ds {
             let pad = String(repeating: " ", count: width - d.id.count)
             let sev = d.severity.rawValue + String(repeating: " ", count: 8 - d.severity.rawValue.count)
-            Output.write("\(d.id)\(pad)  \(sev)  \(d.summary)\n")
+            Output.write("\(d.id)\(pad)  \(sev)  \(d.optIn ? "[opt-in] " : "")\(d.summary)\n")
+        }
+        if let d = ds.first(where: \.optIn) {
+            Output.write("\n[opt-in]: off unless a run names it, e.g. \(d.howToEnable)\n")
         }
     }
 }

@@ -262,7 +262,9 @@ final class CommandLineTests: XCTestCase {
     func testRulesAndExplain() throws {
         let rules = try CLI.run(["rules"])
         XCTAssertEqual(rules.status, 0)
-        XCTAssertEqual(rules.stdout.split(separator: "\n").count, RuleRegistry.all.count)
+        let lines = rules.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, RuleRegistry.all.count + 1, "one line per rule, and one saying how to turn on an opt-in rule")
+        XCTAssertTrue(lines.last?.hasPrefix("[opt-in]: off unless a run names it") == true, rules.stdout)
         let explain = try CLI.run(["explain", "wildcard-access-group"])
         XCTAssertEqual(explain.status, 0)
         XCTAssertTrue(explain.stdout.hasPrefix("# `wildcard-access-group`"), explain.stdout)

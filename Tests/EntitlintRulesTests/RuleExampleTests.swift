@@ -12,7 +12,7 @@ final class RuleExampleTests: XCTestCase {
             "parse-error", "team-prefix-mismatch", "missing-team-prefix", "wildcard-access-group", "empty-access-group",
             "default-group-drift", "group-missing-from-profile", "non-string-access-group", "unresolved-variable",
             "double-prefix", "default-group-not-app-id", "duplicate-key", "duplicate-access-group", "token-group-claimed",
-            "comment-in-plist", "unused-suppression",
+            "comment-in-plist", "literal-app-id-prefix", "unused-suppression",
             // Profiles in depth and built products.
             "profile-expired", "profile-expiring", "certificate-expired", "entitlement-not-in-profile",
             "entitlement-value-mismatch", "profile-app-id-mismatch", "get-task-allow-in-distribution",

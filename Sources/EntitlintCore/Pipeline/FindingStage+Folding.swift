@@ -4,8 +4,10 @@ extension FindingStage {
     /// One finding per place and message: the configurations of a target usually say the same thing
     /// about the same line. Where they disagree, or only some of the file's units have it, the
     /// finding names its units (`Finding.units`). The folded finding has the notes of all the
-    /// findings it stands for, and the help and fix of the first.
-    package static func foldConfigurations(_ findings: [Finding], units: [SigningUnit]) -> [Finding] {
+    /// findings it stands for, and the help and fix of the first. A finding of a rule in
+    /// `everyUnit` (`RuleDescription.everyUnitOfFile`) that only some of its file's units have is
+    /// dropped.
+    package static func foldConfigurations(_ findings: [Finding], units: [SigningUnit], everyUnit: Set<String> = []) -> [Finding] {
         struct Key: Hashable { var rule: String, path: String, line: Int, column: Int, message: String, units: [String] }
         struct Place: Hashable { var rule: String, path: String, line: Int, column: Int }
         // One hash of each finding's key: `slot` finds or makes its group in the same lookup;
@@ -41,6 +43,7 @@ extension FindingStage {
             let names = groups[i].names
             let f = groups[i].finding
             let ambiguous = messagesPerPlace[Place(rule: f.rule, path: f.path, line: f.line, column: f.column)]! > 1
+            if everyUnit.contains(f.rule), ambiguous || names.count < unitsPerPath[f.path, default: 0] { continue }
             out.append(f)
             // Name the units when the finding is about some of the units of the file, not all.
             if !names.isEmpty, ambiguous || names.count < unitsPerPath[f.path, default: 0] {

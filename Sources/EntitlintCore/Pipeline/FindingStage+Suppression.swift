@@ -68,7 +68,7 @@ extension FindingStage {
             used[f.path, default: [:]][i, default: []].insert(f.rule)
             return true
         }
-        let enabled = Set(rules.map { type(of: $0).description.id }).filter { severityOverrides[$0] != .off }
+        let enabled = Set(rules.map { type(of: $0).description }.filter(isEnabled).map(\.id))
         guard let unusedRule = rules.first(where: { type(of: $0).description.id == Self.unusedSuppressionID }),
               enabled.contains(Self.unusedSuppressionID) else { return kept.sorted() }
         let known = Set(rules.map { type(of: $0).description.id })

@@ -35,10 +35,18 @@ public struct FindingStage: Sendable {
         return kept + [notice]
     }
 
+    /// Whether the run reports the findings of the rule `d`: not when set to `off`, and an opt-in
+    /// rule only when the run gives it a severity (`RuleSelection` gives one to an opt-in rule
+    /// the run names).
+    public func isEnabled(_ d: RuleDescription) -> Bool {
+        guard let setting = severityOverrides[d.id] else { return !d.optIn }
+        return setting != .off
+    }
+
     /// `findings` with the configuration's severities; those of rules not in the run (left out
-    /// by `select`/`ignore`) or set to `off` dropped.
+    /// by `select`/`ignore`, or opt-in and not named) or set to `off` dropped.
     public func applySeverities(_ findings: [Finding]) -> [Finding] {
-        let enabled = Set(rules.map { type(of: $0).description.id } + ToolFindings.ids)
+        let enabled = Set(rules.map { type(of: $0).description }.filter(isEnabled).map(\.id) + ToolFindings.ids)
         return findings.compactMap { f in
             var f = f
             guard enabled.contains(f.rule) else { return nil }

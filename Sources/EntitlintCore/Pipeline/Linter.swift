@@ -29,7 +29,8 @@ public struct Linter: Sendable {
         findings += stage.profileFindings(plan, reported: reported)
         findings += plan.earlierFindings
         let post = FindingStage(self)
-        findings = FindingStage.foldConfigurations(findings, units: plan.reportedFamilies.isEmpty ? reported : plan.findingUnits)
+        let everyUnit = Set(rules.lazy.map { type(of: $0).description }.filter(\.everyUnitOfFile).map(\.id))
+        findings = FindingStage.foldConfigurations(findings, units: plan.reportedFamilies.isEmpty ? reported : plan.findingUnits, everyUnit: everyUnit)
         // The scanned sources holding directives, and the xcconfig files and specs the discovery
         // read, are read for directives even without a finding, so a stale one is reported; not on
         // a run over changes, where they are context, not the change.

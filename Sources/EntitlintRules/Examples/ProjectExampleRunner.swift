@@ -73,7 +73,7 @@ public enum ProjectExampleRunner {
     /// which judges their findings).
     public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
         let id = type(of: rule).description.id
-        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule])
+        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule], severityOverrides: RuleExampleRunner.naming(rule))
         return linter.lint(units: units(example, linter: linter), settings: CheckSettings(now: RuleExampleRunner.now),
                            codeIndex: codeIndex(example)).filter { $0.rule == id }
     }

@@ -86,6 +86,14 @@ public enum RuleExampleRunner {
         return ProfileFile(path: profilePath, profile: p)
     }
 
+    /// The severity overrides of a run that names `rule`: an opt-in rule given its default
+    /// severity, as `--select` gives it (else it would report nothing).
+    public static func naming(_ rule: any Rule) -> [String: Configuration.RuleSetting] {
+        let d = type(of: rule).description
+        guard d.optIn, let setting = Configuration.RuleSetting(rawValue: d.severity.rawValue) else { return [:] }
+        return [d.id: setting]
+    }
+
     /// The findings of `rule` alone on `example`.
     public static func run(_ rule: any Rule, on example: RuleExample) -> [Finding] {
         if !example.project.isEmpty { return ProjectExampleRunner.run(rule, on: example) }
@@ -97,7 +105,7 @@ public enum RuleExampleRunner {
         if !example.locked.isEmpty { lock = LockFile(units: example.locked) }
         let id = type(of: rule).description.id
         // unused-suppression judges the findings of the other rules: its examples run them all.
-        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule])
+        let linter = Linter(rules: id == FindingStage.unusedSuppressionID ? RuleRegistry.all : [rule], severityOverrides: Self.naming(rule))
         guard example.profile != nil || example.built != nil || rule.asProfileRule != nil || !example.settings.isEmpty || example.unused
                 || !example.locked.isEmpty else {
             return linter.lint(entitlements: Array(prepared.text.utf8), path: entitlementsPath, name: "Example",
