@@ -35,12 +35,16 @@ public struct ProjectExampleUnit: Sendable, Hashable {
     public var sources: [String: String]?
     /// The string entries of the target's Info.plist, as the build settings leave them.
     public var infoPlist: [String: String]
+    /// The preprocessor macros the configuration's build settings define for Objective-C and C
+    /// (`GCC_PREPROCESSOR_DEFINITIONS`), name to value; nil: not known.
+    public var macros: [String: String]?
 
     public init(_ target: String, kind: UnitOrigin.Kind = .app, bundleID: String? = nil, teamID: String? = nil, host: String? = nil,
                 platform: Platform = .iOS, configuration: String = "Release", entitlements: String,
-                sources: [String: String]? = nil, infoPlist: [String: String] = [:]) {
+                sources: [String: String]? = nil, infoPlist: [String: String] = [:], macros: [String: String]? = nil) {
         self.sources = sources
         self.infoPlist = infoPlist
+        self.macros = macros
         self.target = target
         self.kind = kind
         self.bundleID = bundleID

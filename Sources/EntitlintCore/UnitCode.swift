@@ -65,6 +65,8 @@ public final class CodeIndex: @unchecked Sendable {
     /// Files read whose bytes hold `entitlint:` (`SourceFilter.mayHaveDirectives`).
     private var directivePaths = Set<String>()
     private var units: [UnitSources: UnitCode] = [:]
+    /// The macro names each C-family file read defines (what decides its `#if`s with the settings).
+    let macroTable = MacroNameTable()
     private var remainingWork: Int
     /// The places whose value was left unknown at a bound, with the bound (each place once).
     private var limited: [CodeSite: String] = [:]
@@ -144,6 +146,7 @@ public final class CodeIndex: @unchecked Sendable {
             directivePaths.insert(path)
             lock.unlock()
         }
+        macroTable.record(path, bytes)
         if SourceFilter.mayHaveSites(bytes) { return lex(path, bytes).map { .lexed($0) } ?? .unreadable }
         lock.lock()
         quietPaths.insert(path)
@@ -221,15 +224,19 @@ public final class CodeIndex: @unchecked Sendable {
         let allowance = remainingWork
         lock.unlock()
         // Once the budget is spent, no index is built: every group is unknown, at that bound.
-        let resolver = allowance > 0 ? StringResolver(files: files, infoPlist: sources.infoPlist, conditions: sources.compilationConditions) : nil
+        let facts = conditionFacts(sources)
+        let resolver = allowance > 0 ? StringResolver(files: files, infoPlist: sources.infoPlist, facts: facts) : nil
         var resolution = resolver.map { StringResolution($0, allowance: allowance - $0.buildWork) }
         var allResolved = true
         var cut: [CodeSite: String] = [:]
         for (path, source) in files {
             for site in source.groups {
-                let whole = resolution?.resolve(site.value, in: path, line: site.line)
+                // A place under an `#if` whose condition is false here is not compiled.
+                if site.condition?.holds(facts) == false { continue }
+                var whole = resolution?.resolve(site.value, in: path, line: site.line)
                     ?? ResolvedString(value: nil, unknown: StringResolution.exhausted, usesInfoPlist: false, isLiteralAtSite: false,
                                       steps: [], limit: StringResolution.exhausted)
+                if let c = site.condition { whole.compiledUnder(c, undecided: c.holds(facts) == nil ? c.text : nil) }
                 // A value set: one use per possible value, at the same place.
                 for var r in whole.alternatives.isEmpty ? [whole] : whole.alternatives {
                     if let limit = r.limit { cut[CodeSite(path: path, line: site.line, column: site.column)] = limit }

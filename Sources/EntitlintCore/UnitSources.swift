@@ -24,6 +24,10 @@ public struct UnitSources: Sendable, Hashable {
     /// and `-D` flags of `OTHER_SWIFT_FLAGS`): what decides the code's `#if` branches; nil when
     /// the project does not say them all (a missing xcconfig, a generated project).
     public var compilationConditions: Set<String>?
+    /// The preprocessor macros this configuration's Objective-C and C compiles get from the
+    /// build settings (`GCC_PREPROCESSOR_DEFINITIONS`, `-D` of `OTHER_CFLAGS`), name to value: what
+    /// decides those files' `#if` branches with the code's own `#define`s; nil when not known.
+    public var preprocessorMacros: [String: String]?
 
     public init(files: [String] = [], missing: [String] = [], unscanned: [String] = [], infoPlistPath: String? = nil,
                 infoPlist: [String: String] = [:]) {

@@ -62,12 +62,15 @@ public struct KeychainGroupSite: Sendable, Hashable {
     /// `KeychainSwift accessGroup`, `Valet sharedGroupIdentifier`, ...
     public var api: String
     public var value: StringExpression
+    /// The `#if` condition the place is compiled under (Objective-C and C), nil when it is in none.
+    public var condition: CompilationCondition?
 
-    public init(line: Int, column: Int, api: String, value: StringExpression) {
+    public init(line: Int, column: Int, api: String, value: StringExpression, condition: CompilationCondition? = nil) {
         self.line = line
         self.column = column
         self.api = api
         self.value = value
+        self.condition = condition
     }
 }
 
@@ -101,7 +104,7 @@ public struct StringDefinition: Sendable, Hashable {
     /// For a local constant: the lines of the block it is visible in; nil for a file-level or
     /// type member constant (visible to the whole unit).
     public var scope: ClosedRange<Int>?
-    /// The `#if` condition the definition is compiled under (Swift), nil when it is not in one.
+    /// The `#if` condition the definition is compiled under, nil when it is not in one.
     public var condition: CompilationCondition?
 
     public init(path: [String], line: Int, value: StringExpression, scope: ClosedRange<Int>? = nil,

@@ -2,8 +2,9 @@
 /// numbers, C strings `"..."`, Objective-C strings `@"..."`, character literals, `//` and
 /// `/* */` comments (not nested, as in C). Preprocessor lines: `#define NAME body` is kept (the
 /// body's tokens between `defineStart` and `defineEnd`, `\` line continuations followed);
-/// every other directive (`#if`, `#import`, `#pragma`, ...) is skipped, so both branches of an
-/// `#if` are scanned. One pass over the bytes.
+/// conditional directives (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`) are recorded
+/// with their conditions in `directives` (both branches are still lexed; the extractor decides);
+/// every other directive (`#import`, `#pragma`, ...) is skipped. One pass over the bytes.
 struct ObjCLexer: Lexing {
     var cursor: LexerCursor
     /// Inside a `#define` line: a line break that is not escaped ends it.
@@ -18,6 +19,12 @@ struct ObjCLexer: Lexing {
     /// A `#define` on the last line ends with the input.
     mutating func finish() {
         if inDefine { emitDefineEnd() }
+        // An include guard (`#ifndef X_H` then `#define X_H` as the file's first directives) holds
+        // whenever the file is read: the scan reads each header once.
+        if src.directives.count >= 2, case .open(.not(.defined(let guarded))) = src.directives[0].kind,
+           case .define(let name) = src.directives[1].kind, name == guarded {
+            src.directives[0].kind = .open(.always)
+        }
     }
 
     private mutating func emitDefineEnd() {
@@ -92,23 +99,48 @@ struct ObjCLexer: Lexing {
         while at(pos) == 0x20 || at(pos) == 0x09 { pos += 1 }
         let nameStart = pos
         while pos < count, ByteClass.isIdentifierBody(src.bytes[pos]) { pos += 1 }
-        let isDefine = pos - nameStart == 6 && src.bytes[nameStart..<pos].elementsEqual("define".utf8)
+        let name = src.bytes[nameStart..<pos]
+        let isDefine = name.elementsEqual("define".utf8)
         if isDefine {
             while at(pos) == 0x20 || at(pos) == 0x09 { pos += 1 }
             var e = pos
             while e < count, ByteClass.isIdentifierBody(src.bytes[e]) { e += 1 }
+            if e > pos {
+                src.directives.append(PreprocessorDirective(before: src.tokens.count,
+                                                            kind: .define(String(decoding: src.bytes[pos..<e], as: UTF8.self))))
+            }
             if e > pos, at(e) != UInt8(ascii: "(") {
                 emit(.defineStart, from: start, line: startLine, column: column)
                 inDefine = true
                 return
             }
         }
+        let rest = pos
         while pos < count, src.bytes[pos] != 0x0A {
             if src.bytes[pos] == UInt8(ascii: "\\"), at(pos + 1) == 0x0A {
                 pos += 1
                 newline(at: pos)
             }
             pos += 1
+        }
+        if let kind = Self.conditional(name, src.bytes[rest..<pos]) {
+            src.directives.append(PreprocessorDirective(before: src.tokens.count, kind: kind))
+        }
+    }
+
+    /// The conditional directive named `name` with the rest of its line `text`; nil for others.
+    private static func conditional(_ name: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> PreprocessorDirective.Kind? {
+        guard name.count <= 8 else { return nil }
+        switch String(decoding: name, as: UTF8.self) {
+        case "if": return .open(.readPreprocessor(text))
+        case "ifdef": return .open(.readDefined(text, negated: false))
+        case "ifndef": return .open(.readDefined(text, negated: true))
+        case "elif": return .elseIf(.readPreprocessor(text))
+        case "elifdef": return .elseIf(.readDefined(text, negated: false))
+        case "elifndef": return .elseIf(.readDefined(text, negated: true))
+        case "else": return .elseIf(.always)
+        case "endif": return .close
+        default: return nil
         }
     }
 

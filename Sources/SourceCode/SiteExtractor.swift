@@ -47,8 +47,9 @@ struct SiteExtractor {
     var pendingGetter: [String]?
     var pendingGetterToken = 0
     var importsKeychainAccess = false
-    /// The `#if` branches open at the current token (Swift).
+    /// The `#if` branches open at the current token; Objective-C: the next of `src.directives` to apply.
     var conditions = ConditionStack()
+    var nextDirective = 0
     /// `SecItemAdd` calls with a known query, decided at the end of the file.
     var pendingSaves: [(Int, QueryState)] = []
     var locksmith = LocksmithProperties()
@@ -92,7 +93,8 @@ struct SiteExtractor {
     mutating func addGroup(at i: Int, api: String, value: StringExpression) {
         let t = src.tokens[i]
         let value = scopes.classify(value)
-        result.groups.append(KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: api, value: value))
+        result.groups.append(KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: api, value: value,
+                                               condition: swift ? nil : conditions.effective))
         members.wait(.group(result.groups.count - 1), in: typePath, locals: scopes.localConstants(in: value))
     }
 
@@ -126,6 +128,15 @@ struct SiteExtractor {
         let n = src.tokens.count
         while i < n {
             let t = src.tokens[i]
+            while nextDirective < src.directives.count, src.directives[nextDirective].before <= i {
+                switch src.directives[nextDirective].kind {
+                case .open(let c): conditions.open(c)
+                case .elseIf(let c): conditions.elseIf(c)
+                case .close: conditions.close()
+                case .define: break
+                }
+                nextDirective += 1
+            }
             if t.kind == .punct {
                 switch t.byte {
                 case UInt8(ascii: "{"):

@@ -46,6 +46,48 @@ public enum SourceFilter {
         }
     }
 
+    /// What the preprocessor lines of `bytes` (a C-family file) define and read: the names
+    /// `#define`d or `#undef`d (include guards included), and the file names (last path component)
+    /// of the headers `#import`ed or `#include`d with quotes. A `#` counts when only spaces and
+    /// tabs precede it on its line, so a directive inside a block comment counts too: more names,
+    /// never fewer (a name here leaves its `#if`s undecided). One pass: `memchr` finds each `#`.
+    public static func preprocessorNames(_ bytes: [UInt8]) -> (defined: Set<String>, included: Set<String>) {
+        var defined = Set<String>()
+        var included = Set<String>()
+        bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            var from = 0
+            while from < b.count, let hit = memchr(base + from, 0x23, b.count - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                from = i + 1
+                var k = i - 1
+                while k >= 0, b[k] == 0x20 || b[k] == 0x09 { k -= 1 }
+                guard k < 0 || b[k] == 0x0A || b[k] == 0x0D else { continue }
+                var j = i + 1
+                while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
+                let word = j
+                while j < b.count, j - word < 16, ByteClass.isIdentifierBody(b[j]) { j += 1 }
+                let directive = String(decoding: b[word..<j], as: UTF8.self)
+                while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
+                let start = j
+                if directive == "define" || directive == "undef" {
+                    while j < b.count, j - start < 256, ByteClass.isIdentifierBody(b[j]) { j += 1 }
+                    if j > start { defined.insert(String(decoding: b[start..<j], as: UTF8.self)) }
+                } else if directive == "import" || directive == "include", j < b.count, b[j] == UInt8(ascii: "\"") {
+                    j += 1
+                    var name = j
+                    while j < b.count, j - start < 1024, b[j] != UInt8(ascii: "\""), b[j] != 0x0A {
+                        if b[j] == UInt8(ascii: "/") { name = j + 1 }
+                        j += 1
+                    }
+                    if j > name { included.insert(String(decoding: b[name..<j], as: UTF8.self)) }
+                }
+                from = max(from, j)
+            }
+        }
+        return (defined, included)
+    }
+
     /// True when `bytes` hold one of `names` as a whole word (not inside a longer identifier):
     /// the file may define it.
     public static func mentions(_ bytes: [UInt8], anyOf names: Set<String>) -> Bool {

@@ -34,17 +34,19 @@ public struct StringResolver: Sendable {
     let entries: [Entry]
     let index: DefinitionIndex
     let infoPlist: [String: String]
-    /// The unit's active compilation conditions (`#if` flags), nil when not known.
-    let conditions: Set<String>?
+    /// What decides the unit's `#if` branches (Swift flags, C macros).
+    let conditions: ConditionFacts
     /// The unit's type aliases by name: what each names and where; nil for a name that several
     /// aliases give different targets (not followed).
     let aliases: [String: (target: [String], file: String, line: Int)?]
 
     /// `files`: each scanned file of the unit with its path as shown in messages;
     /// `infoPlist`: the unit's Info.plist string entries, already evaluated with its build settings;
-    /// `conditions`: its active compilation conditions (nil: not known, every `#if` undecided).
-    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String], conditions: Set<String>? = nil) {
-        self.conditions = conditions
+    /// `conditions`: its Swift active compilation conditions (nil: not known, every Swift `#if`
+    /// undecided); `facts`, when given, what decides every `#if` (Swift and C), in their place.
+    public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String], conditions: Set<String>? = nil,
+                facts: ConditionFacts? = nil) {
+        self.conditions = facts ?? ConditionFacts(swift: conditions)
         var entries: [Entry] = []
         for (path, source) in files {
             for definition in source.definitions where !definition.path.isEmpty {

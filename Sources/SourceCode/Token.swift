@@ -36,12 +36,31 @@ struct Token {
     var value: Int32 = -1
 }
 
+/// An Objective-C or C preprocessor line that the scan follows: it applies to the tokens from
+/// index `before` on.
+struct PreprocessorDirective {
+    enum Kind {
+        /// `#if`, `#ifdef`, `#ifndef`.
+        case open(CompilationCondition)
+        /// `#elif` (`#else` is `.always`).
+        case elseIf(CompilationCondition)
+        case close
+        /// `#define NAME`: only its place counts (an include guard's second line).
+        case define(String)
+    }
+
+    var before: Int
+    var kind: Kind
+}
+
 /// A lexed file: its bytes, tokens, decoded string texts and whether it imports a module.
 struct TokenizedSource {
     var bytes: [UInt8]
     var tokens: [Token] = []
     var strings: [String] = []
     var importsKeychainAccess = false
+    /// Objective-C and C: the conditional directives (`#if` ... `#endif`) and `#define`s, in order.
+    var directives: [PreprocessorDirective] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes

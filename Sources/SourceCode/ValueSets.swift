@@ -23,11 +23,17 @@ public struct Alternative: Sendable, Hashable {
     public static let maxValues = 16
 }
 
-/// A Swift `#if` condition, as far as the scanner reads one: flags (`DEBUG`, `BETA`), `!`, `&&`,
-/// `||`, parentheses. Platform tests (`os(iOS)`, `canImport(X)`, `targetEnvironment(...)`,
+/// An `#if` condition, as far as the scanner reads one. Swift: flags (`DEBUG`, `BETA`), `!`,
+/// `&&`, `||`, parentheses; platform tests (`os(iOS)`, `canImport(X)`, `targetEnvironment(...)`,
 /// `swift(>=5)`) and anything else are `unknown`: the build settings do not decide them here.
+/// Objective-C and C (`PreprocessorConditions.swift`): `defined(X)`, macros, integer literals.
 public indirect enum CompilationCondition: Sendable, Hashable {
+    /// A Swift compilation condition.
     case flag(String)
+    /// C `defined(X)` (also `#ifdef X`).
+    case defined(String)
+    /// A C macro tested for a non-zero value (`#if DEBUG`).
+    case macro(String)
     case not(CompilationCondition)
     case and(CompilationCondition, CompilationCondition)
     case or(CompilationCondition, CompilationCondition)
@@ -35,23 +41,33 @@ public indirect enum CompilationCondition: Sendable, Hashable {
     /// An `#else` branch on its own, `true`.
     case always
 
-    /// True, false, or nil (not decided): `flags` are the unit's active compilation conditions
-    /// (`SWIFT_ACTIVE_COMPILATION_CONDITIONS` and the names `GCC_PREPROCESSOR_DEFINITIONS`
-    /// defines); nil when the unit's settings are not known. A flag not among known settings is
-    /// false, as in the compiler. Depth is bounded by construction (`CompilationCondition.read`
-    /// nests at most `maxDepth`).
+    /// True, false, or nil (not decided), with only Swift flags known: `flags` are the unit's
+    /// active compilation conditions, nil when not known.
     public func holds(_ flags: Set<String>?) -> Bool? {
+        holds(ConditionFacts(swift: flags))
+    }
+
+    /// True, false, or nil (not decided). A Swift flag is read from `SWIFT_ACTIVE_COMPILATION_CONDITIONS`
+    /// and the `-D` flags of `OTHER_SWIFT_FLAGS` only (never `GCC_PREPROCESSOR_DEFINITIONS`); one not
+    /// among known conditions is false, as in the compiler. A C macro is read from the
+    /// preprocessor definitions (`ConditionFacts.macro`). Depth is bounded by construction (the
+    /// readers nest at most `maxDepth`).
+    public func holds(_ facts: ConditionFacts) -> Bool? {
         switch self {
         case .flag(let name):
-            return flags.map { $0.contains(name) }
+            return facts.swift.map { $0.contains(name) }
+        case .defined(let name):
+            return facts.isDefined(name)
+        case .macro(let name):
+            return facts.isNonZero(name)
         case .not(let c):
-            return c.holds(flags).map { !$0 }
+            return c.holds(facts).map { !$0 }
         case .and(let a, let b):
-            let (x, y) = (a.holds(flags), b.holds(flags))
+            let (x, y) = (a.holds(facts), b.holds(facts))
             if x == false || y == false { return false }
             return x == true && y == true ? true : nil
         case .or(let a, let b):
-            let (x, y) = (a.holds(flags), b.holds(flags))
+            let (x, y) = (a.holds(facts), b.holds(facts))
             if x == true || y == true { return true }
             return x == false && y == false ? false : nil
         case .unknown:
@@ -64,10 +80,13 @@ public indirect enum CompilationCondition: Sendable, Hashable {
     /// As written, for messages: `BETA`, `!DEBUG`, `DEBUG && BETA`.
     public var text: String {
         switch self {
-        case .flag(let name): return name
+        case .flag(let name), .macro(let name): return name
+        case .defined(let name): return "defined(\(name))"
+        case .not(.always): return "false"
+        case .not(.not(let c)): return c.text
         case .not(let c):
             switch c {
-            case .flag, .always: return "!" + c.text
+            case .flag, .macro, .defined, .always: return "!" + c.text
             case .unknown(let w) where !w.contains(" "): return "!" + w
             default: return "!(\(c.text))"
             }
@@ -98,21 +117,21 @@ extension CompilationCondition {
     }
 }
 
-/// A recursive-descent reader of `#if` conditions, nesting bounded by `maxDepth`.
-private struct ConditionReader {
-    let src: TokenizedSource
-    var pos: Int
-    let end: Int
+/// A recursive-descent reader of conditions: `||` of `&&` of unary terms, each chain at most 16
+/// operators long (the rest is left unread, so the condition is unknown); the reader says what
+/// a unary term is and where the operators are.
+protocol ConditionChainReader {
+    func isOperator(_ text: String) -> Bool
+    mutating func skipOperator()
+    mutating func unary(depth: Int) -> CompilationCondition
+}
 
-    func isOp(_ text: String) -> Bool {
-        pos < end && (src.tokens[pos].kind == .other || src.tokens[pos].kind == .punct) && src.text(pos) == text
-    }
-
+extension ConditionChainReader {
     mutating func or(depth: Int) -> CompilationCondition {
         var left = and(depth: depth)
         var terms = 0
-        while isOp("||"), terms < 16 {
-            pos += 1
+        while isOperator("||"), terms < 16 {
+            skipOperator()
             left = .or(left, and(depth: depth))
             terms += 1
         }
@@ -122,13 +141,26 @@ private struct ConditionReader {
     mutating func and(depth: Int) -> CompilationCondition {
         var left = unary(depth: depth)
         var terms = 0
-        while isOp("&&"), terms < 16 {
-            pos += 1
+        while isOperator("&&"), terms < 16 {
+            skipOperator()
             left = .and(left, unary(depth: depth))
             terms += 1
         }
         return left
     }
+}
+
+/// A recursive-descent reader of Swift `#if` conditions, nesting bounded by `maxDepth`.
+private struct ConditionReader: ConditionChainReader {
+    let src: TokenizedSource
+    var pos: Int
+    let end: Int
+
+    func isOperator(_ text: String) -> Bool {
+        pos < end && (src.tokens[pos].kind == .other || src.tokens[pos].kind == .punct) && src.text(pos) == text
+    }
+
+    mutating func skipOperator() { pos += 1 }
 
     mutating func unary(depth: Int) -> CompilationCondition {
         guard depth < CompilationCondition.maxDepth, pos < end else { pos = end; return .unknown("a condition nested too deeply") }
@@ -194,19 +226,32 @@ struct ConditionStack {
             end - i >= 256 ? .unknown("a long condition") : CompilationCondition.read(src, i + 2, end)
         }
         if src.isWord(i + 1, "if") {
-            frames.append((frames.count >= Self.maxFrames ? .unknown("#if nested too deeply") : condition(), []))
-        } else if src.isWord(i + 1, "elseif"), var last = frames.popLast() {
-            last.earlier.append(last.current)
-            if last.earlier.count > 16 { last.earlier = [.unknown("too many branches")] }
-            last.current = condition()
-            frames.append(last)
-        } else if src.isWord(i + 1, "else"), var last = frames.popLast() {
-            last.earlier.append(last.current)
-            if last.earlier.count > 16 { last.earlier = [.unknown("too many branches")] }
-            last.current = .always
-            frames.append(last)
+            open(condition())
+        } else if src.isWord(i + 1, "elseif") {
+            elseIf(condition())
+        } else if src.isWord(i + 1, "else") {
+            elseIf(.always)
         } else if src.isWord(i + 1, "endif") {
-            _ = frames.popLast()
+            close()
         }
+    }
+
+    /// `#if condition`.
+    mutating func open(_ condition: CompilationCondition) {
+        frames.append((frames.count >= Self.maxFrames ? .unknown("#if nested too deeply") : condition, []))
+    }
+
+    /// `#elseif condition` (Swift), `#elif` (C); `#else` is `.always`. Without an open `#if`: nothing.
+    mutating func elseIf(_ condition: CompilationCondition) {
+        guard var last = frames.popLast() else { return }
+        last.earlier.append(last.current)
+        if last.earlier.count > 16 { last.earlier = [.unknown("too many branches")] }
+        last.current = condition
+        frames.append(last)
+    }
+
+    /// `#endif`.
+    mutating func close() {
+        _ = frames.popLast()
     }
 }

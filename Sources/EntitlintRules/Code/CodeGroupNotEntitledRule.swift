@@ -47,6 +47,7 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
                                    sources: ["App/Keychain.swift": channelHelper]),
             ], comment: "A computed property returns a group per case: each is checked, and the beta channel's group is not granted."),
+            .project(debugAndRelease(debugStore), comment: "Objective-C `#ifdef DEBUG`: Debug defines `DEBUG` (`GCC_PREPROCESSOR_DEFINITIONS`), Release does not, so the debug group is checked for Debug only."),
         ],
         nonTriggering: [
             .project([
@@ -95,6 +96,19 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    let query: [String: Any] = [kSecAttrAccessGroup as String: Keychain.group]
                                    """#]),
             ], comment: "An `#if` branch whose condition the build settings do not decide (here none are known) is not checked."),
+            .project(debugAndRelease(debugStore.replacing("↓", with: ""), debug: [:]),
+                     comment: "Objective-C: no configuration defines `DEBUG`, so the `#ifdef DEBUG` branch is never compiled."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Store.m": debugStore.replacing("↓", with: "").replacing("#ifdef DEBUG", with: "#if 0")]),
+            ], comment: "An `#if 0` branch is never compiled, whatever the build settings (here not known)."),
+            .project([
+                ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345",
+                                   entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                                   sources: ["App/Store.m": debugStore.replacing("↓", with: "").replacing("#ifdef DEBUG", with: "#if TARGET_OS_SIMULATOR")],
+                                   macros: ["DEBUG": "1"]),
+            ], comment: "A macro the SDK defines (`TARGET_OS_SIMULATOR`) is not decided by the build settings: neither branch is checked (the report lists both)."),
         ]
     )
 
@@ -110,6 +124,29 @@ struct CodeGroupNotEntitledRule: ProjectRule {
         SecItemAdd(query as CFDictionary, nil)
     }
     """#
+
+    /// An Objective-C store whose group depends on `DEBUG`.
+    static let debugStore = #"""
+    - (void)save:(NSData *)data {
+        NSMutableDictionary *query = [NSMutableDictionary dictionary];
+    #ifdef DEBUG
+        query[(__bridge id)↓kSecAttrAccessGroup] = @"ABCDE12345.com.example.debug";
+    #else
+        query[(__bridge id)kSecAttrAccessGroup] = @"ABCDE12345.com.example.shared";
+    #endif
+        query[(__bridge id)kSecValueData] = data;
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+    }
+    """#
+
+    /// The Debug and Release configurations of one app compiling `store`, with these macros.
+    static func debugAndRelease(_ store: String, debug: [String: String] = ["DEBUG": "1"]) -> [ProjectExampleUnit] {
+        ["Debug", "Release"].map { configuration in
+            ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345", configuration: configuration,
+                               entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
+                               sources: ["App/Store.m": store], macros: configuration == "Debug" ? debug : [:])
+        }
+    }
 
     static let channelHelper = #"""
     enum Keychain {

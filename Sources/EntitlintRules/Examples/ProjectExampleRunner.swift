@@ -63,6 +63,7 @@ public enum ProjectExampleRunner {
             if let sources = u.sources {
                 unit.origin?.sources = UnitSources(files: sources.keys.sorted(), infoPlistPath: u.infoPlist.isEmpty ? nil : "\(u.target)/Info.plist",
                                                    infoPlist: u.infoPlist)
+                unit.origin?.sources?.preprocessorMacros = u.macros
             }
             units.append(unit)
         }
@@ -94,6 +95,10 @@ public enum ProjectExampleRunner {
             s += "Target `\(u.target)` (\(facts.joined(separator: ", "))), `\(u.path)`:\n\n```xml\n" + u.entitlements + "\n```\n\n"
             if !u.infoPlist.isEmpty {
                 s += "Its Info.plist: " + u.infoPlist.sorted { $0.key < $1.key }.map { "`\($0.key)` = `\($0.value)`" }.joined(separator: ", ") + ".\n\n"
+            }
+            if let macros = u.macros {
+                s += "Its `GCC_PREPROCESSOR_DEFINITIONS`: " + (macros.isEmpty ? "none" : macros.sorted { $0.key < $1.key }
+                    .map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")) + ".\n\n"
             }
             if let sources = u.sources {
                 s += sources.isEmpty ? "It compiles no source file.\n\n"
