@@ -107,7 +107,6 @@ fi
 
 # --- build -------------------------------------------------------------------------------------
 cd "$repo"
-fail() { echo "benchmark: $*" >&2; exit 2; }
 # shellcheck source=Scripts/static-binary.sh
 . "$repo/Scripts/static-binary.sh"
 build_flags=("${release_build_flags[@]}")

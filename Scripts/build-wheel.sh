@@ -19,30 +19,25 @@
 # Needs python3 with venv and pip (no wheel or setuptools: the archive is written by
 # Scripts/python/entitlint_wheel.py with the standard library) and binutils (readelf, strip).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-
-fail() { printf 'build-wheel: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=Scripts/static-binary.sh
+. "$(dirname "$0")/static-binary.sh"
 
 binary=""
 output="$root/.build/wheel"
-while [ $# -gt 0 ]; do
+script_argument() {
     case "$1" in
-        --binary) [ $# -ge 2 ] || fail "--binary needs a path"; binary=$2; shift 2 ;;
-        --binary=*) binary=${1#--binary=}; shift ;;
-        --output) [ $# -ge 2 ] || fail "--output needs a folder"; output=$2; shift 2 ;;
-        --output=*) output=${1#--output=}; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --binary) [ $# -ge 2 ] || fail "--binary needs a path"; binary=$2; used=2 ;;
+        --binary=*) binary=${1#--binary=} ;;
         *) fail "unknown argument $1 (see --help)" ;;
     esac
-done
+}
+read_arguments "$@"
 
 [ "$(uname -s)" = Linux ] || fail "the wheel carries the Linux binary: build it on Linux"
 machine=$(uname -m)
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/EntitlintCore/Version.swift")
 [ -n "$version" ] || fail "no EntitlintVersion.current in Sources/EntitlintCore/Version.swift"
 
-# shellcheck source=Scripts/static-binary.sh
-. "$root/Scripts/static-binary.sh"
 [ -n "$binary" ] || binary=$(build_release_binary)
 [ -x "$binary" ] || fail "no executable at $binary"
 check_self_contained "$binary"

@@ -23,7 +23,6 @@ case "${1:-}" in -h|--help) usage ;; esac
 if [ $# -ge 1 ]; then
     bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 else
-    fail() { echo "hostile-inputs: $*" >&2; exit 2; }
     # shellcheck source=Scripts/static-binary.sh
     . "$root/Scripts/static-binary.sh"
     bin="$(build_release_binary)"

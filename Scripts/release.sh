@@ -19,21 +19,18 @@
 #   - the checksum file verifies.
 # Ends by printing the `git tag` command to run.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-
-fail() { printf 'release: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=Scripts/static-binary.sh
+. "$(dirname "$0")/static-binary.sh"
 
 version=""
 output="$root/.build/release-artifacts"
-while [ $# -gt 0 ]; do
+script_argument() {
     case "$1" in
-        --output) [ $# -ge 2 ] || fail "--output needs a folder"; output=$2; shift 2 ;;
-        --output=*) output=${1#--output=}; shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) fail "unknown option $1" ;;
-        *) [ -z "$version" ] || fail "one VERSION only"; version=$1; shift ;;
+        *) [ -z "$version" ] || fail "one VERSION only"; version=$1 ;;
     esac
-done
+}
+read_arguments "$@"
 [ -n "$version" ] || fail "usage: Scripts/release.sh VERSION [--output DIR]"
 
 semver='^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$'
@@ -52,8 +49,6 @@ output=$(cd "$output" && pwd)
 name="entitlint-$version-x86_64-linux"
 archive="$output/$name.tar.gz"
 
-# shellcheck source=Scripts/static-binary.sh
-. "$root/Scripts/static-binary.sh"
 binary=$(build_release_binary)
 
 printf '== self-containment (ldd)\n'

@@ -1,8 +1,30 @@
-# Sourced by the scripts that ship or measure the linter (release.sh, build-wheel.sh, benchmark.sh,
-# hostile-inputs.sh, CI) after `set -euo pipefail`
-# and after they define `fail` and `root`: the one place that says how the shipped binary is built
-# and what makes it self-contained.
+# Sourced first, after `set -euo pipefail`, by the scripts that ship or measure the linter
+# (release.sh, build-wheel.sh, benchmark.sh, hostile-inputs.sh, CI, the Action's source build): what
+# they share (the repository root, how they fail, the options the shipping scripts take) and the one
+# place that says how the shipped binary is built and what makes it self-contained.
 # shellcheck shell=bash
+
+# The repository root: this file's own folder's parent, whoever sources it from wherever.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Prints the message after the script's name (`release: ...`) on stderr and exits 1.
+fail() { printf '%s: %s\n' "$(basename "$0" .sh)" "$*" >&2; exit 1; }
+
+# read_arguments ARGS...: `--output DIR` (or `--output=DIR`) sets `output`; `-h`/`--help` prints the
+# script's leading comment block and exits 0; each other argument goes, with the rest of the line
+# after it, to the script's own `script_argument`, which sets `used` to how many it took (1 or 2).
+# shellcheck disable=SC2034  # `output` is the calling script's
+read_arguments() {
+    local used
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --output) [ $# -ge 2 ] || fail "--output needs a folder"; output=$2; shift 2 ;;
+            --output=*) output=${1#--output=}; shift ;;
+            -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            *) used=1; script_argument "$@"; shift "$used" ;;
+        esac
+    done
+}
 
 # How the shipped binary is compiled: a release build whose every module (dependencies too) calls
 # generic type metadata accessors directly instead of looking concrete types up by mangled name at

@@ -9,36 +9,12 @@ final class AccessReportSchemaTests: XCTestCase {
     /// Two targets in two configurations each: App's configurations list different vault groups (so
     /// App has a section per configuration), Share's agree (one section); App lists a wildcard
     /// group (a finding on a unit and a group).
-    static let spec = """
-    name: Suite
-    settings:
-      base:
-        DEVELOPMENT_TEAM: ABCDE12345
-    targets:
-      App:
-        type: application
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.App
-          configs:
-            Debug:
-              VAULT_NAME: vault.debug
-            Release:
-              VAULT_NAME: vault.release
-        entitlements:
-          path: App/App.entitlements
-        dependencies:
-          - target: Share
-      Share:
-        type: app-extension
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.App.Share
-        entitlements:
-          path: Share/Share.entitlements
-    """
+    static let spec = SyntheticProject.spec("Suite", targets: [
+        SpecTarget("App", bundleID: "com.example.App",
+                   settings: ["  configs:", "    Debug:", "      VAULT_NAME: vault.debug", "    Release:", "      VAULT_NAME: vault.release"],
+                   entitlements: "App/App.entitlements", dependencies: ["Share"]),
+        SpecTarget("Share", type: "app-extension", bundleID: "com.example.App.Share", entitlements: "Share/Share.entitlements"),
+    ])
 
     func project() throws -> URL {
         let dir = try CLI.temporaryDirectory(self)
@@ -50,12 +26,7 @@ final class AccessReportSchemaTests: XCTestCase {
             "Share/Share.entitlements": CLI.entitlements(["$(AppIdentifierPrefix)com.example.shared"],
                                                          extra: "\n\t<key>com.apple.security.application-groups</key>\n\t<array>\n\t\t<string>group.com.example.suite</string>\n\t</array>"),
         ]
-        for (path, text) in files {
-            let url = dir.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-        return dir
+        return try SyntheticProject.write(files, in: dir)
     }
 
     func testTheReportOfTwoTargetsInTwoConfigurationsIsValid() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A project as a fresh clone gives it: the team from DEVELOPMENT_TEAM and no profile, so the App
 /// ID prefix of a target that does not spell it is only assumed. A finding that rests on it is a
@@ -7,29 +8,10 @@ import XCTest
 final class AssumedPrefixCLITests: XCTestCase {
     /// Two apps of one team share `$(AppIdentifierPrefix)com.example.shared`; AppOne spells its App
     /// ID under the legacy prefix LEGACY1234 (so its prefix is known), AppTwo spells none.
-    static let spec = """
-    name: Suite
-    settings:
-      base:
-        DEVELOPMENT_TEAM: ABCDE12345
-    targets:
-      AppOne:
-        type: application
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.AppOne
-        entitlements:
-          path: AppOne/AppOne.entitlements
-      AppTwo:
-        type: application
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.AppTwo
-        entitlements:
-          path: AppTwo/AppTwo.entitlements
-    """
+    static let spec = SyntheticProject.spec("Suite", targets: [
+        SpecTarget("AppOne", bundleID: "com.example.AppOne", entitlements: "AppOne/AppOne.entitlements"),
+        SpecTarget("AppTwo", bundleID: "com.example.AppTwo", entitlements: "AppTwo/AppTwo.entitlements"),
+    ])
 
     func project() throws -> URL {
         let dir = try CLI.temporaryDirectory(self)
@@ -39,12 +21,7 @@ final class AssumedPrefixCLITests: XCTestCase {
                                                            extra: "\n\t<key>application-identifier</key>\n\t<string>LEGACY1234.com.example.AppOne</string>"),
             "AppTwo/AppTwo.entitlements": CLI.entitlements(["$(AppIdentifierPrefix)com.example.shared"]),
         ]
-        for (path, text) in files {
-            let url = dir.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-        return dir
+        return try SyntheticProject.write(files, in: dir)
     }
 
     /// The findings of team-mismatch-across-targets in the JSON report, as (severity, path, notes).

@@ -10,41 +10,11 @@ import TestSupport
 /// unit: the project rules' findings on the host's unchanged extensions that the change causes are
 /// reported, those that were there before it are not, and a change to a loose file reads nothing more.
 final class StagedFamilyTests: GitTestCase {
-    static let spec = """
-    name: Suite
-    settings:
-      base:
-        DEVELOPMENT_TEAM: ABCDE12345
-    targets:
-      App:
-        type: application
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.App
-        entitlements:
-          path: App/App.entitlements
-        dependencies:
-          - target: Share
-          - target: Widget
-      Share:
-        type: app-extension
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.App.Share
-        entitlements:
-          path: Share/Share.entitlements
-      Widget:
-        type: app-extension
-        platform: iOS
-        settings:
-          base:
-            PRODUCT_BUNDLE_IDENTIFIER: com.example.App.Widget
-        entitlements:
-          path: Widget/Widget.entitlements
-
-    """
+    static let spec = SyntheticProject.spec("Suite", targets: [
+        SpecTarget("App", bundleID: "com.example.App", entitlements: "App/App.entitlements", dependencies: ["Share", "Widget"]),
+        SpecTarget("Share", type: "app-extension", bundleID: "com.example.App.Share", entitlements: "Share/Share.entitlements"),
+        SpecTarget("Widget", type: "app-extension", bundleID: "com.example.App.Widget", entitlements: "Widget/Widget.entitlements"),
+    ]) + "\n"
     static let shared = "$(AppIdentifierPrefix)com.example.shared"
     static let own = "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"
     /// The host saves to the shared group by default, as its extensions read it.

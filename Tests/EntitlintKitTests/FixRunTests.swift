@@ -8,21 +8,8 @@ import TestSupport
 /// `lint --fix` in the library: fixes written in place byte for byte, verified by linting again,
 /// idempotent, computed without writing for `--diff`, and refused for files that must not be
 /// rewritten.
-final class FixRunTests: XCTestCase {
-    var root: URL!
-    var previous = ""
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("fixrun-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        previous = FileManager.default.currentDirectoryPath
-        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(root.path))
-    }
-
-    override func tearDownWithError() throws {
-        _ = FileManager.default.changeCurrentDirectoryPath(previous)
-        try? FileManager.default.removeItem(at: root)
-    }
+final class FixRunTests: FolderTestCase {
+    override class var folderPrefix: String { "fixrun" }
 
     static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
     static let tail = "</dict>\n</plist>\n"

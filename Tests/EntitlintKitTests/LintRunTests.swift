@@ -9,7 +9,7 @@ import Darwin
 
 /// The whole run in the library, as the command line uses it: configuration, nearest-config
 /// grouping, baselines, failing level and notes, on small folders written by each test.
-final class LintRunTests: XCTestCase {
+final class LintRunTests: FolderTestCase {
     /// An entitlements file whose only keychain group has no team prefix (`missing-team-prefix`,
     /// an error by default) when `bad`, else a well-formed one.
     func entitlements(bad: Bool) -> String {
@@ -23,21 +23,7 @@ final class LintRunTests: XCTestCase {
         """
     }
 
-    var root: URL!
-    var previous = ""
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("lintrun-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        // The run searches for a configuration from the current folder: run inside the test's own.
-        previous = FileManager.default.currentDirectoryPath
-        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(root.path))
-    }
-
-    override func tearDownWithError() throws {
-        _ = FileManager.default.changeCurrentDirectoryPath(previous)
-        try? FileManager.default.removeItem(at: root)
-    }
+    override class var folderPrefix: String { "lintrun" }
 
     func write(_ text: String, _ path: String) throws {
         let url = root.appendingPathComponent(path)

@@ -11,30 +11,11 @@ import TestSupport
 final class AncestorSpecTests: XCTestCase {
     func writeProject(in dir: URL, padding: Int = 0) throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        try SyntheticProject.write(["app-project.yml": """
-        name: App
-        include:
-          - path: common.yml
-        targets:
-          App:
-            type: application
-            platform: iOS
-            entitlements:
-              path: App/App.entitlements
-            settings:
-              base:
-                PRODUCT_BUNDLE_IDENTIFIER: com.example.App
-        \(String(repeating: "# padding\n", count: padding))
-        """, "common.yml": """
-        name: Common
-        settings:
-          base:
-            DEVELOPMENT_TEAM: ABCDE12345
-        targets:
-          Shared:
-            type: framework
-            platform: iOS
-        """, ".swiftlint.yml": "disabled_rules:\n  - line_length\n",
+        let app = SyntheticProject.spec("App", head: ["include:", "  - path: common.yml"], team: nil, targets: [
+            SpecTarget("App", bundleID: "com.example.App", entitlements: "App/App.entitlements", entitlementsFirst: true),
+        ])
+        try SyntheticProject.write(["app-project.yml": app + "\n" + String(repeating: "# padding\n", count: padding),
+                                    "common.yml": SyntheticProject.spec("Common", targets: [SpecTarget("Shared", type: "framework")]), ".swiftlint.yml": "disabled_rules:\n  - line_length\n",
            "App/App.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])], in: dir)
     }
 

@@ -99,22 +99,9 @@ final class CaseInsensitiveReferenceTests: XCTestCase {
 
     func testABazelBuildFilesProfileAndEntitlementsNamedInAnotherCaseAreTheFiles() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        let profile = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0">
-        <dict>
-        <key>Name</key><string>Named</string>
-        <key>UUID</key><string>\(UUID().uuidString)</string>
-        <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
-        <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
-        <key>ExpirationDate</key><date>2021-11-27T00:00:00Z</date>
-        <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.com.example.App</string></dict>
-        </dict>
-        </plist>
-        """
         try SyntheticProject.write([
             "ios/BUILD.bazel": "ios_application(\n    name = \"ios\",\n    entitlements = \"app.entitlements\",\n    provisioning_profile = \"app_development.mobileprovision\",\n)\n",
-            "ios/App_Development.mobileprovision": profile, "ios/App.entitlements": Fixture.entitlements(["com.example.App"]),
+            "ios/App_Development.mobileprovision": Fixture.expiredProfile("Named"), "ios/App.entitlements": Fixture.entitlements(["com.example.App"]),
         ], in: dir)
         let result = try Fixture.lint([dir.path])
         let expired = result.findings.filter { $0.rule == "profile-expired" }.map { Paths.baseName($0.path) }

@@ -264,27 +264,12 @@ final class FreshCloneTests: XCTestCase {
     }
 
     func testAProfileABazelBuildFileNamesIsCheckedAsANamedOne() throws {
-        func profile(_ name: String) -> String {
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-            <key>Name</key><string>\(name)</string>
-            <key>UUID</key><string>\(UUID().uuidString)</string>
-            <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
-            <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
-            <key>ExpirationDate</key><date>2021-11-27T00:00:00Z</date>
-            <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.com.example.App</string></dict>
-            </dict>
-            </plist>
-            """
-        }
         let dir = try Fixture.temporaryDirectory(self)
         try Fixture.write("ios_application(\n    name = \"ios\",\n    provisioning_profile = \"App_Development.mobileprovision\",\n)\n",
                           "ios/BUILD.bazel", in: dir)
         try SyntheticProject.write([
-            "ios/App_Development.mobileprovision": profile("Named"),
-            "old/Other.mobileprovision": profile("Loose"),
+            "ios/App_Development.mobileprovision": Fixture.expiredProfile("Named"),
+            "old/Other.mobileprovision": Fixture.expiredProfile("Loose"),
         ], in: dir)
         let result = try Fixture.lint([dir.path])
         let expired = result.findings.filter { $0.rule == "profile-expired" }.map { Paths.baseName($0.path) }

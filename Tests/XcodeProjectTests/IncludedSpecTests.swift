@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import EntitlintCore
 import EntitlintWorkspace
 @testable import XcodeProject
@@ -11,26 +12,10 @@ final class IncludedSpecTests: XCTestCase {
     /// spec gives the team.
     func writeProject(in dir: URL) throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        try Fixture.write("""
-        name: Root
-        include:
-          - Child/project.yml
-        settings:
-          base:
-            DEVELOPMENT_TEAM: ABCDE12345
-        """, "project.yml", in: dir)
-        try Fixture.write("""
-        name: Child
-        targets:
-          App:
-            type: application
-            platform: iOS
-            entitlements:
-              path: App/App.entitlements
-            settings:
-              base:
-                PRODUCT_BUNDLE_IDENTIFIER: com.example.App
-        """, "Child/project.yml", in: dir)
+        try Fixture.write(SyntheticProject.spec("Root", head: ["include:", "  - Child/project.yml"], targets: []), "project.yml", in: dir)
+        try Fixture.write(SyntheticProject.spec("Child", team: nil, targets: [
+            SpecTarget("App", bundleID: "com.example.App", entitlements: "App/App.entitlements", entitlementsFirst: true),
+        ]), "Child/project.yml", in: dir)
         try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"]), "Child/App/App.entitlements", in: dir)
     }
 
@@ -62,17 +47,9 @@ final class IncludedSpecTests: XCTestCase {
         let dir = try Fixture.temporaryDirectory(self)
         try writeProject(in: dir)
         // A loop: neither spec is the root, so neither is left out (the loop itself is reported).
-        try Fixture.write("""
-        name: Child
-        include:
-          - ../project.yml
-        targets:
-          App:
-            type: application
-            platform: iOS
-            entitlements:
-              path: App/App.entitlements
-        """, "Child/project.yml", in: dir)
+        try Fixture.write(SyntheticProject.spec("Child", head: ["include:", "  - ../project.yml"], team: nil, targets: [
+            SpecTarget("App", entitlements: "App/App.entitlements"),
+        ]), "Child/project.yml", in: dir)
         let folder = try Fixture.lint([dir.path])
         XCTAssertFalse(folder.units.isEmpty, "\(folder.findings)")
     }

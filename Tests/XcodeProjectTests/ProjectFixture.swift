@@ -187,6 +187,24 @@ enum Fixture {
         return s + "</dict>\n</plist>\n"
     }
 
+    /// An unsigned profile named `name` (a fresh UUID) for com.example.App of team ABCDE12345,
+    /// expired since 2021-11-27.
+    static func expiredProfile(_ name: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        <key>Name</key><string>\(name)</string>
+        <key>UUID</key><string>\(UUID().uuidString)</string>
+        <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+        <key>ApplicationIdentifierPrefix</key><array><string>ABCDE12345</string></array>
+        <key>ExpirationDate</key><date>2021-11-27T00:00:00Z</date>
+        <key>Entitlements</key><dict><key>application-identifier</key><string>ABCDE12345.com.example.App</string></dict>
+        </dict>
+        </plist>
+        """
+    }
+
     static func temporaryDirectory(_ test: XCTestCase) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("entitlint-xc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

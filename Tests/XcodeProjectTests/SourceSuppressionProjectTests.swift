@@ -111,23 +111,9 @@ final class SourceSuppressionProjectTests: XCTestCase {
 
     func testYAMLSpecDirectiveSuppressesAnXcodeGenFinding() throws {
         let root = try Fixture.temporaryDirectory(self)
-        try SyntheticProject.write(["project.yml": """
-            name: Suite
-            options:
-              bundleIdPrefix: com.example
-            settings:
-              base:
-                DEVELOPMENT_TEAM: ABCDE12345
-            targets:
-              App:
-                type: application
-                platform: iOS
-                entitlements:
-                  path: App/App.entitlements
-                  properties:
-                    com.apple.security.application-groups:
-                      - suite
-            """], in: root)
+        try SyntheticProject.write(["project.yml": SyntheticProject.spec("Suite", head: ["options:", "  bundleIdPrefix: com.example"], targets: [
+            SpecTarget("App", entitlements: "App/App.entitlements", properties: ["com.apple.security.application-groups:", "  - suite"]),
+        ])], in: root)
         let f = try XCTUnwrap(try Fixture.lint([root.path]).findings.first { $0.path.hasSuffix("project.yml") && $0.line > 0 })
         try insert("# entitlint:disable-next-line \(f.rule): a legacy name the server knows", before: f)
         let result = try Fixture.lint([root.path])

@@ -52,18 +52,8 @@ final class StaleSourceDirectiveTests: XCTestCase {
                            baseConfigurations: ["Release": "Config/App.xcconfig"])]
         try p.write(to: root)
         let spec = try Fixture.temporaryDirectory(self)
-        try SyntheticProject.write(["project.yml": """
-            name: Suite
-            # entitlint:disable-file unknown-rule-name: a typo
-            settings:
-              base:
-                DEVELOPMENT_TEAM: ABCDE12345
-            targets:
-              App:
-                type: application
-                platform: iOS
-                bundleId: com.example.app
-            """], in: spec)
+        try SyntheticProject.write(["project.yml": SyntheticProject.spec("Suite", head: ["# entitlint:disable-file unknown-rule-name: a typo"],
+                                                                         targets: [SpecTarget("App", more: ["bundleId: com.example.app"])])], in: spec)
         for (folder, file, line, phrase) in [(root, "Config/App.xcconfig", 1, "no wildcard-access-group finding on line 2"),
                                              (spec, "project.yml", 2, "unknown rule 'unknown-rule-name'")] {
             let result = try Fixture.lint([folder.path])

@@ -25,6 +25,11 @@ final class TuistBazelRealProjectsTests: XCTestCase {
         return (Set(units), result.notices.map(\.message))
     }
 
+    /// Each of `rows` for the Debug and the Release configuration: `{c}` stands for its name.
+    static func debugAndRelease(_ rows: [String]) -> Set<String> {
+        Set(["Debug", "Release"].flatMap { c in rows.map { $0.replacingOccurrences(of: "{c}", with: c) } })
+    }
+
     func checkShared() throws {
         guard FileManager.default.fileExists(atPath: Self.projects.path) else {
             throw XCTSkip("../shared/projects is absent (../shared beside the repository holds the real projects): real-project test skipped")
@@ -34,37 +39,32 @@ final class TuistBazelRealProjectsTests: XCTestCase {
     func testTuistApps() throws {
         try checkShared()
         let team = "864VDCS2QY"
-        var drive: Set<String> = []
-        for c in ["Debug", "Release"] {
-            drive.insert("kDrive (\(c))|com.infomaniak.drive|\(team)|kDrive/Resources/kDrive.entitlements|")
-            drive.insert("kDriveFileProvider (\(c))|com.infomaniak.drive.FileProvider|\(team)|kDriveFileProvider/FileProvider.entitlements|kDrive")
-            drive.insert("kDriveShareExtension (\(c))|com.infomaniak.drive.ShareExtension|\(team)|kDriveShareExtension/ShareExtension.entitlements|kDrive")
-            drive.insert("kDriveActionExtension (\(c))|com.infomaniak.drive.ActionExtension|\(team)|kDriveActionExtension/ActionExtension.entitlements|kDrive")
-        }
-        XCTAssertEqual(try units("Infomaniak+ios-kDrive").units, drive)
+        XCTAssertEqual(try units("Infomaniak+ios-kDrive").units, Self.debugAndRelease([
+            "kDrive ({c})|com.infomaniak.drive|\(team)|kDrive/Resources/kDrive.entitlements|",
+            "kDriveFileProvider ({c})|com.infomaniak.drive.FileProvider|\(team)|kDriveFileProvider/FileProvider.entitlements|kDrive",
+            "kDriveShareExtension ({c})|com.infomaniak.drive.ShareExtension|\(team)|kDriveShareExtension/ShareExtension.entitlements|kDrive",
+            "kDriveActionExtension ({c})|com.infomaniak.drive.ActionExtension|\(team)|kDriveActionExtension/ActionExtension.entitlements|kDrive",
+        ]))
 
-        var mail: Set<String> = []
-        for c in ["Debug", "Release"] {
-            mail.insert("Infomaniak Mail (\(c))|com.infomaniak.mail|\(team)|MailResources/Mail.entitlements|")
-            mail.insert("Infomaniak Mail Lite (\(c), Mac Catalyst)|com.infomaniak.mail|\(team)|MailResources/Mail.entitlements|")
-            for (name, id) in [("MailShareExtension", "ShareExtension"), ("MailNotificationServiceExtension", "NotificationServiceExtension"),
-                               ("MailNotificationContentExtension", "NotificationContentExtension"), ("MailAppIntentsExtension", "MailAppIntentsExtension")] {
-                mail.insert("\(name) (\(c))|com.infomaniak.mail.\(id)|\(team)|MailResources/MailExtensions.entitlements|Infomaniak Mail")
-                mail.insert("\(name) (\(c), Mac Catalyst)|com.infomaniak.mail.\(id)|\(team)|MailResources/MailExtensions.entitlements|Infomaniak Mail Lite")
-            }
-        }
-        XCTAssertEqual(try units("Infomaniak+ios-kMail").units, mail)
+        let mailExtensions = [("MailShareExtension", "ShareExtension"), ("MailNotificationServiceExtension", "NotificationServiceExtension"),
+                              ("MailNotificationContentExtension", "NotificationContentExtension"), ("MailAppIntentsExtension", "MailAppIntentsExtension")]
+        XCTAssertEqual(try units("Infomaniak+ios-kMail").units, Self.debugAndRelease([
+            "Infomaniak Mail ({c})|com.infomaniak.mail|\(team)|MailResources/Mail.entitlements|",
+            "Infomaniak Mail Lite ({c}, Mac Catalyst)|com.infomaniak.mail|\(team)|MailResources/Mail.entitlements|",
+        ] + mailExtensions.flatMap { name, id in [
+            "\(name) ({c})|com.infomaniak.mail.\(id)|\(team)|MailResources/MailExtensions.entitlements|Infomaniak Mail",
+            "\(name) ({c}, Mac Catalyst)|com.infomaniak.mail.\(id)|\(team)|MailResources/MailExtensions.entitlements|Infomaniak Mail Lite",
+        ] }))
 
         // ugglan: the team from the xcconfig hierarchy; the apps' dependencies are built by
         // closures, so the extensions' hosts are unknown.
-        var hedvig: Set<String> = []
-        for c in ["Debug", "Release"] {
-            hedvig.insert("Ugglan (\(c))|com.hedvigForsakring.test.app|4MS87FK8B3|Projects/App/Config/Test/Ugglan.entitlements|")
-            hedvig.insert("Hedvig (\(c))|com.hedvig.app|4MS87FK8B3|Projects/App/Config/Production/Hedvig.entitlements|")
-            hedvig.insert("NotificationService (\(c))|com.hedvigForsakring.test.app.NotificationService|4MS87FK8B3|Projects/NotificationService/Config/Dev/NotificationService.entitlements|")
-            hedvig.insert("NotificationServiceProd (\(c))|com.hedvig.app.NotificationService|4MS87FK8B3|Projects/NotificationService/Config/Prod/NotificationService.entitlements|")
-            hedvig.insert("Codegen (\(c))|com.hedvig.codegen|||")
-        }
+        let hedvig = Self.debugAndRelease([
+            "Ugglan ({c})|com.hedvigForsakring.test.app|4MS87FK8B3|Projects/App/Config/Test/Ugglan.entitlements|",
+            "Hedvig ({c})|com.hedvig.app|4MS87FK8B3|Projects/App/Config/Production/Hedvig.entitlements|",
+            "NotificationService ({c})|com.hedvigForsakring.test.app.NotificationService|4MS87FK8B3|Projects/NotificationService/Config/Dev/NotificationService.entitlements|",
+            "NotificationServiceProd ({c})|com.hedvig.app.NotificationService|4MS87FK8B3|Projects/NotificationService/Config/Prod/NotificationService.entitlements|",
+            "Codegen ({c})|com.hedvig.codegen|||",
+        ])
         XCTAssertEqual(try units("HedvigInsurance+ugglan").units, hedvig)
 
         // olvid: the app targets and their entitlements are built by Swift helpers: not read, said.

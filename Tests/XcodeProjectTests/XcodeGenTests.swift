@@ -129,20 +129,9 @@ extension XcodeGenTests {
     /// and its app groups are left out of its list.
     func testAppClipRecognisedByItsTypeNotByTheSourceFile() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try SyntheticProject.write(["project.yml": """
-        name: Clips
-        options:
-          bundleIdPrefix: com.example
-        settings:
-          base:
-            DEVELOPMENT_TEAM: ABCDE12345
-        targets:
-          Clip:
-            type: application.on-demand-install-capable
-            platform: iOS
-            entitlements:
-              path: Clip/Clip.entitlements
-        """, "Clip/Clip.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])], in: dir)
+        try SyntheticProject.write(["project.yml": SyntheticProject.spec("Clips", head: ["options:", "  bundleIdPrefix: com.example"], targets: [
+            SpecTarget("Clip", type: "application.on-demand-install-capable", entitlements: "Clip/Clip.entitlements"),
+        ]), "Clip/Clip.entitlements": Fixture.entitlements(["$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])], in: dir)
         let result = try Fixture.lint([dir.path])
         let clip = try XCTUnwrap(result.units.first { $0.name == "Clip (Debug)" })
         XCTAssertEqual(clip.origin?.kind, .appClip)

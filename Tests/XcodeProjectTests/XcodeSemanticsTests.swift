@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import EntitlintCore
 import EntitlintWorkspace
 import PropertyList
@@ -188,25 +189,11 @@ final class XcodeSemanticsTests: XCTestCase {
 
     func testXcodeGenFileAnotherTargetGeneratesIsNotMissing() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write("""
-        name: Suite
-        targets:
-          App:
-            type: application
-            platform: iOS
-            settings:
-              PRODUCT_BUNDLE_IDENTIFIER: com.example.App
-            entitlements:
-              path: Shared/App.entitlements
-              properties:
-                com.apple.security.application-groups: [group.com.example.suite]
-          AppBeta:
-            type: application
-            platform: iOS
-            settings:
-              PRODUCT_BUNDLE_IDENTIFIER: com.example.App.beta
-              CODE_SIGN_ENTITLEMENTS: Shared/App.entitlements
-        """, "project.yml", in: dir)
+        try Fixture.write(SyntheticProject.spec("Suite", team: nil, targets: [
+            SpecTarget("App", settings: ["  PRODUCT_BUNDLE_IDENTIFIER: com.example.App"], entitlements: "Shared/App.entitlements",
+                       properties: ["com.apple.security.application-groups: [group.com.example.suite]"]),
+            SpecTarget("AppBeta", settings: ["  PRODUCT_BUNDLE_IDENTIFIER: com.example.App.beta", "  CODE_SIGN_ENTITLEMENTS: Shared/App.entitlements"]),
+        ]), "project.yml", in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.findings.filter { $0.rule == "parse-error" }, [], "\(result.findings.map(\.message))")
         XCTAssertTrue(result.units.contains { $0.name == "AppBeta (Debug)" })
@@ -214,15 +201,9 @@ final class XcodeSemanticsTests: XCTestCase {
 
     func testXcodeGenMultiPlatformTargetFormsOneUnitPerPlatform() throws {
         let dir = try Fixture.temporaryDirectory(self)
-        try Fixture.write("""
-        name: Suite
-        targets:
-          App:
-            type: application
-            platform: [iOS, macOS]
-            settings:
-              PRODUCT_BUNDLE_IDENTIFIER: com.example.app.${platform}
-        """, "project.yml", in: dir)
+        try Fixture.write(SyntheticProject.spec("Suite", team: nil, targets: [
+            SpecTarget("App", platform: "[iOS, macOS]", settings: ["  PRODUCT_BUNDLE_IDENTIFIER: com.example.app.${platform}"]),
+        ]), "project.yml", in: dir)
         let result = try Fixture.lint([dir.path])
         XCTAssertEqual(result.units.map(\.name).sorted(), ["App_iOS (Debug)", "App_iOS (Release)", "App_macOS (Debug)", "App_macOS (Release)"])
         XCTAssertEqual(result.units.first { $0.name == "App_macOS (Debug)" }?.platform, .macOS)
