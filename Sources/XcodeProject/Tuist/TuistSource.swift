@@ -63,6 +63,7 @@ public struct TuistSource: DiscoverySource {
         let xcconfigs = XCConfigLoader(files: files)
         var helpersOfRoot: [String: (ManifestDefinitions, [String])] = [:]
         var read: [String] = []
+        var unread = UnreadTargets()
         for manifest in list {
             guard case .success(let bytes) = files.read(manifest) else { continue }
             let folder = files.absolute(Paths.directoryName(manifest))
@@ -77,6 +78,7 @@ public struct TuistSource: DiscoverySource {
                                      files: files, xcconfigs: xcconfigs, family: family)
             let targets = reader.targets(of: file)
             units.problems += reader.notes
+            unread.add(reader.unread)
             if let generated = generated(by: manifest, files: files) {
                 var p = ProjectProblem(file: files.shown(manifest), location: .unknown,
                                        message: "\(files.shown(generated)) is generated from this Tuist manifest: the manifest is read, the project is not",
@@ -88,7 +90,7 @@ public struct TuistSource: DiscoverySource {
             read.append(files.shown(manifest))
             read += helperFiles
         }
-        units.problems += xcconfigs.problems
+        units.problems += xcconfigs.problems + unread.notices()
         var d = units.discovery(folders: [], read: read)
         d.files += xcconfigs.read.filter { !d.files.contains($0) }
         return d
