@@ -64,6 +64,9 @@ public struct AccessReport: Sendable, Codable, Hashable {
         public var findings: [Mark] = []
         /// Set when the default group moved since the lock file or the `--against` revision.
         public var defaultMoved: DefaultMove?
+        /// Where the entitlements file and the profile are named (AccessReportProvenance.swift).
+        public var entitlementsSource: String?
+        public var profileSource: String?
     }
 
     /// One column of the matrix: a group and the units (by name) that can reach it, the ones whose
@@ -177,6 +180,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
                     profileNote: s.profile == nil ? (o?.profileNote ?? "no profile paired") : nil,
                     signingStyle: o?.signingStyle, groups: entries)
         unit.appIDPrefixAssumed = assumed
+        (unit.entitlementsSource, unit.profileSource) = provenance(o)
         return unit
     }
 
@@ -253,7 +257,7 @@ extension AccessReport {
             u.host = e(u.host)
             u.platform = e(u.platform)
             u.sdk = e(u.sdk)
-            u.entitlements = e(u.entitlements)
+            (u.entitlements, u.entitlementsSource, u.profileSource) = (e(u.entitlements), e(u.entitlementsSource), e(u.profileSource))
             u.bundleID = fact(u.bundleID)
             u.team = fact(u.team)
             u.appIDPrefix = fact(u.appIDPrefix)

@@ -161,12 +161,14 @@ enum AccessReportHTML {
             if u.appIDPrefixAssumed { prefix.source = "assumed: the Team ID (no profile, entitlement or setting states it)" }
             else if let src = prefix.source { prefix.source = "known: " + src }
             fact("App ID prefix", prefix)
+            let profileSource = u.profileSource.map { " <span class=\"src\">\(escape($0))</span>" } ?? ""
             if let p = u.profile {
-                s += "<dt>profile</dt><dd>\(escape(p.name ?? p.path)) <span class=\"src\">\(escape(p.path))</span></dd>"
+                s += "<dt>profile</dt><dd>\(escape(p.name ?? p.path)) <span class=\"src\">\(escape(p.path))</span>\(profileSource)</dd>"
             } else {
-                s += "<dt>profile</dt><dd>none <span class=\"src\">\(escape(u.profileNote ?? ""))</span></dd>"
+                s += "<dt>profile</dt><dd>none <span class=\"src\">\(escape(u.profileNote ?? ""))</span>\(profileSource)</dd>"
             }
-            s += "<dt>entitlements</dt><dd>" + (u.entitlements.map { "<code>\(escape($0))</code>" } ?? "none") + "</dd></dl>"
+            s += "<dt>entitlements</dt><dd>" + (u.entitlements.map { "<code>\(escape($0))</code>" } ?? "none")
+                + (u.entitlementsSource.map { " <span class=\"src\">\(escape($0))</span>" } ?? "") + "</dd></dl>"
             s += "<ol class=\"groups\">"
             for e in u.groups {
                 let badge = e.isDefault ? "<span class=\"badge\">default</span>" : e.kind == "app-group" ? "<span class=\"badge ag\">app group</span>" : ""

@@ -79,11 +79,11 @@ enum AccessReportText {
                 facts.append(("App ID prefix", "unknown", ""))
             }
             if let p = u.profile {
-                facts.append(("profile", p.name ?? p.path, p.name == nil ? "" : p.path))
+                facts.append(("profile", p.name ?? p.path, [p.name == nil ? nil : p.path, u.profileSource].compactMap { $0 }.joined(separator: ", ")))
             } else {
-                facts.append(("profile", "none" + (u.profileNote.map { " (\($0))" } ?? ""), ""))
+                facts.append(("profile", "none" + (u.profileNote.map { " (\($0))" } ?? ""), u.profileSource ?? ""))
             }
-            facts.append(("entitlements", u.entitlements ?? "none (the target names no entitlements file)", ""))
+            facts.append(("entitlements", u.entitlements ?? "none (the target names no entitlements file)", u.entitlementsSource ?? ""))
             let factColumn = 16 + (facts.filter { !$0.2.isEmpty }.map(\.1.count).max() ?? 0) + 2
             for (label, value, source) in facts {
                 s += line("  " + pad(label, 14) + value, source, column: factColumn, indent: 16)

@@ -18,19 +18,7 @@ extension DiscoverySession {
         return b
     }
 
-    func findBoundary(_ folder: String) -> String {
-        var dir = folder
-        var levels = 0
-        while levels < 64 {
-            if Paths.kind(dir == "/" ? "/.git" : dir + "/.git") != .missing { return dir }
-            if dir == "/" { break }
-            dir = Paths.directoryName(dir)
-            levels += 1
-        }
-        let base = cwd.hasSuffix("/") ? cwd : cwd + "/"
-        if folder == cwd || folder.hasPrefix(base) { return cwd }
-        return folder
-    }
+    func findBoundary(_ folder: String) -> String { NamedFiles.boundary(for: folder, cwd: cwd) }
 
     /// Projects, workspaces and specs in `folder` (absolute) and its parents up to the boundary.
     mutating func ancestors(of folder: String, includingSelf: Bool) -> [String] {

@@ -32,4 +32,28 @@ final class AccessReportTextTests: XCTestCase {
         XCTAssertTrue(both.contains("\nApp (Debug)  ") && both.contains("\nApp (Release)  "), both)
         XCTAssertFalse(both.contains("shown once"), both)
     }
+
+    func testTheEntitlementsFileAndProfileSayWhereTheyAreNamed() throws {
+        var named = try unit("Release", bundleID: "com.example.App", group: "$(AppIdentifierPrefix)com.example.shared")
+        named.origin?.settingSources = ["CODE_SIGN_ENTITLEMENTS": "app/BUILD.bazel:9",
+                                        "provisioning_profile": "app/App.mobileprovision (app/BUILD.bazel:11)"]
+        var xcode = try unit("Debug", bundleID: "com.example.App.debug", group: "$(AppIdentifierPrefix)com.example.shared")
+        xcode.origin?.settingSources = ["CODE_SIGN_ENTITLEMENTS": "App.xcodeproj/project.pbxproj:212",
+                                        "PROVISIONING_PROFILE_SPECIFIER": "Config/App.xcconfig:4", "PROVISIONING_PROFILE": "Config/App.xcconfig:5"]
+        var loose = try unit("Loose", bundleID: "com.example.loose", group: "$(AppIdentifierPrefix)com.example.loose")
+        loose.origin = nil
+        let report = AccessReport(units: [named, xcode, loose])
+        let byName = Dictionary(uniqueKeysWithValues: report.units.map { ($0.name, $0) })
+        XCTAssertEqual(byName["App (Release)"]?.entitlementsSource, "CODE_SIGN_ENTITLEMENTS at app/BUILD.bazel:9")
+        XCTAssertEqual(byName["App (Release)"]?.profileSource, "provisioning_profile app/App.mobileprovision (app/BUILD.bazel:11)")
+        XCTAssertEqual(byName["App (Debug)"]?.profileSource, "PROVISIONING_PROFILE_SPECIFIER at Config/App.xcconfig:4", "the specifier first")
+        XCTAssertNil(byName["App (Loose)"]?.entitlementsSource)
+        XCTAssertNil(byName["App (Loose)"]?.profileSource)
+        let text = AccessReportText.render(report)
+        XCTAssertTrue(text.contains("CODE_SIGN_ENTITLEMENTS at app/BUILD.bazel:9"), text)
+        XCTAssertTrue(text.contains("provisioning_profile app/App.mobileprovision (app/BUILD.bazel:11)"), text)
+        XCTAssertTrue(text.contains("CODE_SIGN_ENTITLEMENTS at App.xcodeproj/project.pbxproj:212"), text)
+        let html = AccessReportHTML.render(report)
+        XCTAssertTrue(html.contains("PROVISIONING_PROFILE_SPECIFIER at Config/App.xcconfig:4"), html)
+    }
 }

@@ -70,7 +70,7 @@ final class TuistBazelRealProjectsTests: XCTestCase {
         // olvid: the app targets and their entitlements are built by Swift helpers: not read, said.
         let olvid = try units("olvid-io+olvid-ios")
         XCTAssertEqual(olvid.units.filter { !$0.hasPrefix("ObvImageEditorViewControllerExample") }, [], "only the committed example project")
-        XCTAssertTrue(olvid.notices.contains { $0.contains("the targets built here need evaluation") }, "\(olvid.notices)")
+        XCTAssertTrue(olvid.notices.contains { $0.contains("places in this file build targets that need evaluation") }, "\(olvid.notices)")
     }
 
     func testBazelApps() throws {

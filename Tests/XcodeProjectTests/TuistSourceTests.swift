@@ -167,6 +167,29 @@ final class TuistSourceTests: XCTestCase {
         XCTAssertTrue(result.notices.contains { $0.message.contains("madeElsewhere") }, "\(result.notices)")
     }
 
+    func testPlacesThatNeedEvaluationAreSaidOncePerFile() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        let items = (1...7).map { "    computed\($0)," }.joined(separator: "\n")
+        try Fixture.write("""
+        import ProjectDescription
+        let project = Project(name: "Many", targets: [
+        \(items)
+        ])
+        """, "Project.swift", in: dir)
+        try Fixture.write("""
+        let project = Project(name: "One", targets: [
+            .target(name: "\\(prefix)App", destinations: .iOS, product: .app, bundleId: "com.example.one"),
+        ])
+        """, "One/Project.swift", in: dir)
+        let result = try lint(dir)
+        let many = result.notices.filter { $0.path.hasSuffix("Project.swift") && !$0.path.hasSuffix("One/Project.swift") }
+        XCTAssertEqual(many.map(\.message), ["7 places in this file build targets that need evaluation: they are not read (lines 3, 4, 5, 6, 7 and 2 more)"])
+        XCTAssertEqual(many.first?.line, 3)
+        let one = result.notices.filter { $0.path.hasSuffix("One/Project.swift") }
+        XCTAssertEqual(one.map(\.message), ["a target built here needs evaluation: it is not read"])
+        XCTAssertEqual(one.first?.line, 2)
+    }
+
     func testManifestSupersedesTheProjectItGenerates() throws {
         let dir = try Fixture.temporaryDirectory(self)
         try writeApp(dir)

@@ -17,13 +17,18 @@ public struct BazelSource: DiscoverySource {
     public var name: String { "Bazel rules_apple targets" }
     public var walkedFiles: FileRecognition { Self.recognised }
     public var projectFiles: FileRecognition { Self.recognised }
-    static let recognised = FileRecognition(names: ["BUILD", "BUILD.bazel"])
+    static let recognised = FileRecognition(names: buildFileNames)
 
     public func discover(_ request: DiscoveryRequest) -> Discovery {
         let files = ProjectFiles(request)
-        let buildFiles = request.files.filter { ["BUILD", "BUILD.bazel"].contains(Paths.baseName($0)) && !request.isExcluded($0) }.prefix(Self.maxBuildFiles)
+        var buildFiles = request.files.filter { Self.buildFileNames.contains(Paths.baseName($0)) && !request.isExcluded($0) }
+        let named = NamedFiles(request, files: files)
+        let searched = self.searched(named, besides: Set(buildFiles.map(files.absolute)), request: request, files: files)
+        buildFiles = Array((buildFiles + searched).prefix(Self.maxBuildFiles))
         guard !buildFiles.isEmpty else { return Discovery() }
         var units = ManifestUnits(files: files, entitlements: EntitlementsCache(files: files, limits: request.reading.limits))
+        units.searched = Set(searched.map(files.shown))
+        units.named = named.paths
         var loader = BazelLoader(files: files)
         var read: [String] = []
         var all: [ManifestTarget] = []
@@ -45,6 +50,33 @@ public struct BazelSource: DiscoverySource {
         return units.discovery(folders: [], read: read)
     }
 
+    static let buildFileNames = ["BUILD", "BUILD.bazel"]
+
+    /// The build files (absolute) of the packages at and above each file named alone, up to its
+    /// workspace root (included), those of a file with no workspace root above it left out: the
+    /// package holding the file, and those above it, are where a rule names it (`:App.entitlements`,
+    /// `sub/App.entitlements`). Not those already walked (`walked`, absolute).
+    private func searched(_ named: NamedFiles, besides walked: Set<String>, request: DiscoveryRequest, files: ProjectFiles) -> [String] {
+        var out: [String] = []
+        var seen = walked
+        for chain in named.chains {
+            guard let root = chain.firstIndex(where: { isWorkspaceRoot($0, files: files) }) else { continue }
+            for folder in chain[...root] {
+                for name in Self.buildFileNames {
+                    let path = ProjectFiles.join(folder, name)
+                    if files.kind(path) == .file, !request.isExcluded(path), seen.insert(path).inserted { out.append(path) }
+                }
+            }
+        }
+        return out
+    }
+
+    private func isWorkspaceRoot(_ folder: String, files: ProjectFiles) -> Bool {
+        Self.rootMarkers.contains { files.kind(ProjectFiles.join(folder, $0)) == .file }
+    }
+
+    static let rootMarkers = ["MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", "REPO.bazel"]
+
     /// Whether the bytes may call a bundle rule: they hold `_application`, `_extension`,
     /// `_app_clip`, `_bundle`, `_xpc_service`, or `load(` (a macro).
     static func mayDefineBundles(_ bytes: [UInt8]) -> Bool {
@@ -57,9 +89,7 @@ public struct BazelSource: DiscoverySource {
     private func workspaceRoot(above package: String, files: ProjectFiles) -> String? {
         var current = package
         for _ in 0..<Self.maxAncestors {
-            for marker in ["MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", "REPO.bazel"] where files.kind(ProjectFiles.join(current, marker)) == .file {
-                return current
-            }
+            if isWorkspaceRoot(current, files: files) { return current }
             let parent = Paths.directoryName(current)
             if parent == current || files.isOutside(parent) { break }
             current = parent

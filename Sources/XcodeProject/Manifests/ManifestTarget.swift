@@ -56,6 +56,11 @@ struct ManifestUnits {
     let entitlements: EntitlementsCache
     var units: [ProjectUnit] = []
     var problems: [ProjectProblem] = []
+    /// The manifests (as shown) found only by the search above the files a run names alone
+    /// (`NamedFiles`), and those files (absolute): the units of such a manifest are checked when
+    /// they use a named file, the others are context, and their targets' problems are left out.
+    var searched: Set<String> = []
+    var named: Set<String> = []
 
     init(files: ProjectFiles, entitlements: EntitlementsCache) {
         self.files = files
@@ -80,6 +85,12 @@ struct ManifestUnits {
     private mutating func notice(_ t: ManifestTarget, _ message: String) {
         var p = ProjectProblem(file: t.projectFile, location: SourceLocation(line: t.line, column: 0), message: message, severity: .note)
         p.isNotice = true
+        problem(t, p)
+    }
+
+    private mutating func problem(_ t: ManifestTarget, _ p: ProjectProblem) {
+        var p = p
+        p.target = ProjectProblem.targetKey(projectFile: t.projectFile, target: t.name)
         problems.append(p)
     }
 
@@ -96,17 +107,17 @@ struct ManifestUnits {
         case .known(let abs, let place):
             sources["CODE_SIGN_ENTITLEMENTS"] = place
             if files.isOutside(abs) {
-                problems.append(ProjectProblem(file: t.projectFile, location: SourceLocation(line: t.line, column: 0),
-                                               message: "the entitlements of \(owner) name \(OutputText.reference(files.shown(abs))), outside the project root (symbolic links resolved): not read; the target is not checked"))
+                problem(t, ProjectProblem(file: t.projectFile, location: SourceLocation(line: t.line, column: 0),
+                                          message: "the entitlements of \(owner) name \(OutputText.reference(files.shown(abs))), outside the project root (symbolic links resolved): not read; the target is not checked"))
                 return nil
             }
             guard files.kind(abs) == .file else {
-                problems.append(ProjectProblem(file: t.projectFile, location: SourceLocation(line: t.line, column: 0),
-                                               message: "the entitlements of \(owner) name \(files.shown(abs)), which does not exist; the target cannot be signed, and is not checked"))
+                problem(t, ProjectProblem(file: t.projectFile, location: SourceLocation(line: t.line, column: 0),
+                                          message: "the entitlements of \(owner) name \(files.shown(abs)), which does not exist; the target cannot be signed, and is not checked"))
                 return nil
             }
             switch entitlements.document(abs) {
-            case .failure(let p): problems.append(p); return nil
+            case .failure(let p): problem(t, p); return nil
             case .success(let d): document = d; path = abs
             }
         case .unset:
@@ -138,12 +149,12 @@ struct ManifestUnits {
                                 profileSpecifier: specifier, hasEntitlementsFile: path != nil, settingSources: sources)
         if case .unknown = t.bundleID { origin.unknownKeySettings["PRODUCT_BUNDLE_IDENTIFIER"] = t.projectFile }
         if case .unknown = t.team { origin.unknownKeySettings["DEVELOPMENT_TEAM"] = t.projectFile }
-        var unit = DiscoveredUnit(name: owner, entitlementsPath: path.map(files.shown), shownPath: path.map(files.shown) ?? t.projectFile,
-                                  document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: t.sdk), origin: origin,
-                                  variables: [:], inScope: true)
-        unit.family = t.family
         var uses: Set<String> = [files.absolute(t.projectFile)]
         if let path { uses.insert(path) }
+        var unit = DiscoveredUnit(name: owner, entitlementsPath: path.map(files.shown), shownPath: path.map(files.shown) ?? t.projectFile,
+                                  document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: t.sdk), origin: origin,
+                                  variables: [:], inScope: !searched.contains(t.projectFile) || !named.isDisjoint(with: uses))
+        unit.family = t.family
         return ProjectUnit(unit: unit, uses: uses, entitlements: path, targetKey: origin.targetKey)
     }
 
@@ -157,10 +168,13 @@ struct ManifestUnits {
             var unit = u.unit
             if counts[unit.name]!.count > 1 { unit.name = "\(unit.origin.projectFile)/\(unit.name)" }
             d.units.append(unit)
-            if let e = u.entitlements { d.claimed.insert(e) }
+            if let e = u.entitlements, unit.inScope { d.claimed.insert(e) }
         }
+        let scoped = inScope()
         var seen = Set<ProjectProblem>()
-        for p in problems where seen.insert(p).inserted {
+        for var p in problems where reports(p, inScope: scoped) {
+            p.target = nil
+            guard seen.insert(p).inserted else { continue }
             if p.isNotice {
                 d.notices.append(Notice(message: p.message, path: p.file, line: p.location.line, column: p.location.column))
             } else {
@@ -173,7 +187,29 @@ struct ManifestUnits {
             d.familyFolders.append(f)
         }
         var seenFiles = Set<String>()
-        d.files = (read + units.compactMap { $0.entitlements.map(files.shown) }).filter { seenFiles.insert($0).inserted }
+        // A manifest found above a named file is read for the run when a unit of it uses the file.
+        d.files = (read.filter { !searched.contains($0) || scoped.manifests.contains($0) } + units.filter(\.unit.inScope).compactMap { $0.entitlements.map(files.shown) })
+            .filter { seenFiles.insert($0).inserted }
         return d
+    }
+
+    /// Of the manifests found above a named file (`searched`), those with a unit in scope, and the
+    /// targets (`ProjectProblem.targetKey`) of those units.
+    private func inScope() -> (targets: Set<String>, manifests: Set<String>) {
+        var out = (targets: Set<String>(), manifests: Set<String>())
+        for u in units where u.unit.inScope && searched.contains(u.unit.origin.projectFile) {
+            out.targets.insert(ProjectProblem.targetKey(projectFile: u.unit.origin.projectFile, target: u.unit.origin.target))
+            out.manifests.insert(u.unit.origin.projectFile)
+        }
+        return out
+    }
+
+    /// Whether a run reports `p`, a problem of a target (`ProjectProblem.target`) of a manifest
+    /// found above a named file: when a unit of the manifest uses the file, only the problems of
+    /// that unit's target; when none does, the notices (a target whose entitlements are unknown
+    /// may use it), not the findings of targets that do not concern the file. Every other problem.
+    private func reports(_ p: ProjectProblem, inScope: (targets: Set<String>, manifests: Set<String>)) -> Bool {
+        guard let key = p.target, let manifest = key.split(separator: "\t").first.map(String.init), searched.contains(manifest) else { return true }
+        return inScope.manifests.contains(manifest) ? inScope.targets.contains(key) : p.isNotice
     }
 }

@@ -73,7 +73,7 @@ extension TuistReader {
         let file = call.file
         func resolved(_ label: String) -> Located? { v.arg(label).map { definitions.resolve(Located(value: $0, file: file), bindings: bindings) } }
         guard let name = resolved("name")?.value.stringValue else {
-            note(line: v.line, "a target whose name needs evaluation (\(call.place)) is not read")
+            unread.add(file: file, line: v.line, valueAt: resolved("name")?.place ?? call.place)
             return []
         }
         var kind = UnitOrigin.Kind.other

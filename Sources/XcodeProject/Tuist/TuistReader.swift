@@ -16,6 +16,8 @@ struct TuistReader {
     let xcconfigs: XCConfigLoader
     let family: String
     var notes: [ProjectProblem] = []
+    /// The places building targets that need evaluation, said in one notice per file by the source.
+    var unread = UnreadTargets()
     static let maxTargets = 512
 
     /// The targets of every `Project(...)` call of `file`, per configuration.
@@ -30,7 +32,7 @@ struct TuistReader {
             guard case .list(let items, _) = resolved.value else {
                 // Said once where they are built: every project a helper builds shares it.
                 if resolved.file != manifest {
-                    note(file: resolved.file, line: resolved.value.line, "the targets of the projects built here need evaluation: they are not read")
+                    unread.add(file: resolved.file, line: resolved.value.line, valueAt: resolved.place)
                 } else {
                     note(line: project.line, "the targets of project \(projectName) need evaluation (\(resolved.place)): they are not read")
                 }
@@ -76,15 +78,16 @@ struct TuistReader {
     private mutating func target(_ item: Located, bindings: [String: Located], projectName: String, projectSettings: TuistSettings, depth: Int) -> [ManifestTarget] {
         let l = definitions.resolve(item, bindings: bindings)
         guard case .call(let callee, _, let args, let line) = l.value, depth < 8 else {
-            if l.file != manifest { note(file: l.file, line: l.value.line, "the targets built here need evaluation: they are not read") }
-            else { note(line: item.value.line, "a target that needs evaluation (\(l.place)) is not read") }
+            if l.file != manifest { unread.add(file: l.file, line: l.value.line, valueAt: l.place) }
+            else { unread.add(file: manifest, line: item.value.line, valueAt: l.place) }
             return []
         }
         if callee == "target" || callee == "Target" {
             return read(l, bindings: bindings, projectName: projectName, projectSettings: projectSettings)
         }
         guard let f = definitions.function(callee) else {
-            note(line: item.value.line, "the target built by \(callee) (\(l.place)) is not read: its definition is not in the files read")
+            let elsewhere = l.place == "\(manifest):\(item.value.line)" ? "" : " (at \(l.place))"
+            note(line: item.value.line, "the target built by \(callee)\(elsewhere) is not read: its definition is not in the files read")
             return []
         }
         var out: [ManifestTarget] = []

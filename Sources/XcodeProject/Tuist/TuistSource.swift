@@ -21,14 +21,27 @@ public struct TuistSource: DiscoverySource {
     public var projectFiles: FileRecognition { Self.recognised }
     static let recognised = FileRecognition(names: ["Project.swift", "Workspace.swift"])
 
-    func manifests(_ request: DiscoveryRequest) -> [String] {
-        Array(request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }.prefix(Self.maxManifests))
+    /// The manifests of the run: those its walks collected, then those in the folders searched
+    /// above the files it names alone (`NamedFiles`), the latter also as `searched` (absolute);
+    /// `named`: those files (absolute).
+    func manifests(_ request: DiscoveryRequest, files: ProjectFiles) -> (list: [String], searched: Set<String>, named: Set<String>) {
+        var list = request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }
+        var walked = Set(list.map(files.absolute))
+        var searched = Set<String>()
+        let named = NamedFiles(request, files: files)
+        for folder in named.folders {
+            let manifest = ProjectFiles.join(folder, "Project.swift")
+            guard files.kind(manifest) == .file, !request.isExcluded(manifest), walked.insert(manifest).inserted else { continue }
+            list.append(manifest)
+            searched.insert(manifest)
+        }
+        return (Array(list.prefix(Self.maxManifests)), searched, named.paths)
     }
 
     /// The committed projects the manifests generate: `<Name>.xcodeproj` beside a `Project.swift`.
     public func supersededProjects(_ request: DiscoveryRequest) -> [String] {
         let files = ProjectFiles(request)
-        return manifests(request).compactMap { generated(by: $0, files: files) }
+        return manifests(request, files: files).list.compactMap { generated(by: $0, files: files) }
     }
 
     /// The `.xcodeproj` (absolute) beside `manifest` that it generates, when one is there.
@@ -42,12 +55,15 @@ public struct TuistSource: DiscoverySource {
 
     public func discover(_ request: DiscoveryRequest) -> Discovery {
         let files = ProjectFiles(request)
-        let list = manifests(request)
+        let (list, searched, named) = manifests(request, files: files)
         guard !list.isEmpty else { return Discovery() }
         var units = ManifestUnits(files: files, entitlements: EntitlementsCache(files: files, limits: request.reading.limits))
+        units.searched = Set(searched.map(files.shown))
+        units.named = named
         let xcconfigs = XCConfigLoader(files: files)
         var helpersOfRoot: [String: (ManifestDefinitions, [String])] = [:]
         var read: [String] = []
+        var unread = UnreadTargets()
         for manifest in list {
             guard case .success(let bytes) = files.read(manifest) else { continue }
             let folder = files.absolute(Paths.directoryName(manifest))
@@ -62,6 +78,7 @@ public struct TuistSource: DiscoverySource {
                                      files: files, xcconfigs: xcconfigs, family: family)
             let targets = reader.targets(of: file)
             units.problems += reader.notes
+            unread.add(reader.unread)
             if let generated = generated(by: manifest, files: files) {
                 var p = ProjectProblem(file: files.shown(manifest), location: .unknown,
                                        message: "\(files.shown(generated)) is generated from this Tuist manifest: the manifest is read, the project is not",
@@ -73,7 +90,7 @@ public struct TuistSource: DiscoverySource {
             read.append(files.shown(manifest))
             read += helperFiles
         }
-        units.problems += xcconfigs.problems
+        units.problems += xcconfigs.problems + unread.notices()
         var d = units.discovery(folders: [], read: read)
         d.files += xcconfigs.read.filter { !d.files.contains($0) }
         return d

@@ -1,0 +1,23 @@
+public import EntitlintCore
+
+extension AccessReport {
+    /// The settings that name a unit's profile, most specific first: Xcode's specifier and UUID,
+    /// rules_apple's `provisioning_profile` attribute.
+    static let profileSettings = ["PROVISIONING_PROFILE_SPECIFIER", "PROVISIONING_PROFILE", "provisioning_profile"]
+
+    /// Where the unit's entitlements file is named (`CODE_SIGN_ENTITLEMENTS at
+    /// App.xcodeproj/project.pbxproj:212`, a manifest's line), and where a setting names its
+    /// profile (`PROVISIONING_PROFILE_SPECIFIER at Config/App.xcconfig:4`, `provisioning_profile
+    /// app/App.mobileprovision (app/BUILD:9)`); nil when the project says nothing (a loose file, a
+    /// target naming no entitlements file, a profile found by its bundle ID only).
+    static func provenance(_ o: UnitOrigin?) -> (entitlements: String?, profile: String?) {
+        guard let o else { return (nil, nil) }
+        func said(_ setting: String) -> String? {
+            guard let place = o.settingSources[setting] else { return nil }
+            // A manifest's unknown fact says why (`unknown: ...`); rules_apple's attribute names the file and its line.
+            return place.hasPrefix("unknown") || setting == "provisioning_profile" ? "\(setting) \(place)" : "\(setting) at \(place)"
+        }
+        let entitlements = o.hasEntitlementsFile ? said("CODE_SIGN_ENTITLEMENTS") : nil
+        return (entitlements, profileSettings.lazy.compactMap(said).first)
+    }
+}
