@@ -1,4 +1,4 @@
-public import EntitlintCore
+import EntitlintCore
 
 extension AccessReport {
     /// The settings that name a unit's profile, most specific first: Xcode's specifier and UUID,
