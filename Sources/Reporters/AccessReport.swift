@@ -180,7 +180,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
                     profileNote: s.profile == nil ? (o?.profileNote ?? "no profile paired") : nil,
                     signingStyle: o?.signingStyle, groups: entries)
         unit.appIDPrefixAssumed = assumed
-        (unit.entitlementsSource, unit.profileSource) = provenance(o)
+        (unit.entitlementsSource, unit.profileSource) = UnitProvenance.of(o)
         return unit
     }
 

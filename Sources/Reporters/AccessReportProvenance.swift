@@ -1,6 +1,7 @@
 import EntitlintCore
 
-extension AccessReport {
+/// Where a unit's project names its entitlements file and its profile, as the access report shows it.
+enum UnitProvenance {
     /// The settings that name a unit's profile, most specific first: Xcode's specifier and UUID,
     /// rules_apple's `provisioning_profile` attribute.
     static let profileSettings = ["PROVISIONING_PROFILE_SPECIFIER", "PROVISIONING_PROFILE", "provisioning_profile"]
@@ -10,7 +11,7 @@ extension AccessReport {
     /// profile (`PROVISIONING_PROFILE_SPECIFIER at Config/App.xcconfig:4`, `provisioning_profile
     /// app/App.mobileprovision (app/BUILD:9)`); nil when the project says nothing (a loose file, a
     /// target naming no entitlements file, a profile found by its bundle ID only).
-    static func provenance(_ o: UnitOrigin?) -> (entitlements: String?, profile: String?) {
+    static func of(_ o: UnitOrigin?) -> (entitlements: String?, profile: String?) {
         guard let o else { return (nil, nil) }
         func said(_ setting: String) -> String? {
             guard let place = o.settingSources[setting] else { return nil }
