@@ -118,14 +118,14 @@ extension Report {
     }
 
     /// The rules a run enables, with their effective severity: `rules` less those configured
-    /// `off`, with configured severities applied (what the linter does to their findings).
+    /// `off` and the opt-in rules the run does not name, with configured severities applied
+    /// (what the linter does to their findings: `FindingStage` keeps the same ones).
     public static func enabledRules(_ rules: [RuleDescription], settings: [String: Configuration.RuleSetting]) -> [RuleDescription] {
         rules.compactMap { d in
             var d = d
-            if let setting = settings[d.id] {
-                guard let severity = setting.severity else { return nil }
-                d.severity = severity
-            }
+            guard let setting = settings[d.id] else { return d.optIn ? nil : d }
+            guard let severity = setting.severity else { return nil }
+            d.severity = severity
             return d
         }
     }

@@ -88,10 +88,22 @@ final class SARIFReporterTests: XCTestCase {
         XCTAssertEqual(enabled.first { $0.id == "duplicate-key" }?.severity, .error)
         let log = try decode(Report(findings: [], files: 0, rules: enabled))
         let rules = try XCTUnwrap(((run(log)["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
-        // All but the one turned off, and the findings about the run that no result names.
-        XCTAssertEqual(rules.count, RuleRegistry.descriptions.count - 1 - (ToolFindings.ids.count - 1))
+        // All but the one turned off, the opt-in rules not named, and the findings about the run
+        // that no result names.
+        let optIn = RuleRegistry.descriptions.filter(\.optIn)
+        XCTAssertFalse(optIn.isEmpty)
+        XCTAssertEqual(rules.count, RuleRegistry.descriptions.count - 1 - optIn.count - (ToolFindings.ids.count - 1))
+        XCTAssertFalse(rules.contains { r in optIn.contains { $0.id == r["id"] as? String } })
         let duplicate = try XCTUnwrap(rules.first { $0["id"] as? String == "duplicate-key" })
         XCTAssertEqual((duplicate["defaultConfiguration"] as? [String: String])?["level"], "error")
+    }
+
+    /// An opt-in rule a run names (a severity in `rules:`, as `--select` and `select:` give it) is
+    /// listed with that severity, as its findings are kept.
+    func testANamedOptInRuleIsListed() throws {
+        let id = try XCTUnwrap(RuleRegistry.descriptions.first(where: \.optIn)).id
+        XCTAssertEqual(Report.enabledRules(RuleRegistry.descriptions, settings: [id: .warning]).first { $0.id == id }?.severity, .warning)
+        XCTAssertFalse(Report.enabledRules(RuleRegistry.descriptions, settings: [id: .off]).contains { $0.id == id })
     }
 
     func testResultsPointAtTheirRuleAndCarryLevel() throws {
