@@ -81,7 +81,7 @@ extension TuistReader {
         if case .member(let p, _)? = resolved("product")?.value { (kind, productType) = Self.product(p) }
         let platform = sdk(v.arg("destinations") ?? v.arg("platform"), file: file, bindings: bindings)
         let bundle = string(v.arg("bundleId"), file: file, bindings: bindings)
-        let entitlementsArg = entitlements(v.arg("entitlements"), file: file, bindings: bindings)
+        let (entitlementsArg, written) = entitlements(v.arg("entitlements"), file: file, bindings: bindings)
         var embeds: [String] = []
         if let deps = resolved("dependencies"), case .list(let items, _) = deps.value {
             for d in items.prefix(1024) {
@@ -111,16 +111,18 @@ extension TuistReader {
             t.signingStyle = setting("CODE_SIGN_STYLE")
             t.profileSpecifier = setting("PROVISIONING_PROFILE_SPECIFIER")
             t.entitlements = entitlementsArg
+            t.writtenEntitlements = written
             // `CODE_SIGN_ENTITLEMENTS` in the settings is what Xcode signs with.
             switch setting("CODE_SIGN_ENTITLEMENTS") {
             case .known(let p, let place):
+                t.writtenEntitlements = nil
                 if p.isEmpty { t.entitlements = .unset; break }
                 if let abs = path(.string(p, line: line), file: file, bindings: [:]) { t.entitlements = .known(abs, place: place) }
                 else { t.entitlements = .unknown("CODE_SIGN_ENTITLEMENTS \(p) needs build settings", place: place) }
             case .unknown(let why, let place):
                 // Settings a helper builds may set it; for a framework or a test bundle that is
                 // not assumed (they are units only with entitlements), unless the manifest writes it.
-                if case .unset = entitlementsArg, kind.isSignedProduct || !place.isEmpty {
+                if case .unset = entitlementsArg, written == nil, kind.isSignedProduct || !place.isEmpty {
                     t.entitlements = .unknown(why, place: place.isEmpty ? call.place : place)
                 }
             case .unset: break
