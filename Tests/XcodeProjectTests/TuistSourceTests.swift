@@ -214,6 +214,47 @@ final class TuistSourceTests: XCTestCase {
         XCTAssertTrue(partial.first?.message.contains("a value that needs evaluation, at ") == true && partial.first?.message.contains("Project.swift:17)") == true, "\(partial)")
     }
 
+    /// `.project(target:path:)` names a target of another `Project.swift`: the app hosts it.
+    func testCrossProjectDependenciesAreHosts() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("import ProjectDescription\nlet tuist = Tuist()\n", "Tuist.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "App", targets: [
+            .target(name: "App", destinations: .iOS, product: .app, bundleId: "com.example.app",
+                    entitlements: "App.entitlements",
+                    dependencies: [
+                        .project(target: "Share", path: "../Extensions"),
+                        TargetDependency.project(target: "Widget", path: .relativeToRoot("Extensions")),
+                        .project(target: "Far", path: "../../Outside"),
+                    ]),
+        ])
+        """, "App/Project.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "Extensions", targets: [
+            .target(name: "Share", destinations: .iOS, product: .appExtension, bundleId: "com.example.app.share",
+                    entitlements: "Share.entitlements"),
+            .target(name: "Widget", destinations: .iOS, product: .appExtension, bundleId: "com.example.app.widget"),
+            .target(name: "Alone", destinations: .iOS, product: .appExtension, bundleId: "com.example.alone"),
+        ])
+        """, "Extensions/Project.swift", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "Extensions/Share.entitlements", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (Debug)", "App (Release)", "Share (Debug)", "Share (Release)",
+                                                      "Widget (Debug)", "Widget (Release)", "Alone (Debug)", "Alone (Release)"])
+        for name in ["Share (Debug)", "Share (Release)", "Widget (Debug)", "Widget (Release)"] {
+            let u = try unit(result, name)
+            XCTAssertEqual(u.origin?.hostTarget, "App", name)
+            XCTAssertEqual(u.origin?.hostBundleID, "com.example.app", name)
+            XCTAssertTrue(u.origin?.projectFile.hasSuffix("Extensions/Project.swift") == true, "\(u.origin?.projectFile ?? "")")
+        }
+        XCTAssertNil(try unit(result, "Alone (Debug)").origin?.hostTarget, "a target no app names has no host")
+    }
+
     func testPlacesThatNeedEvaluationAreSaidOncePerFile() throws {
         let dir = try Fixture.temporaryDirectory(self)
         let items = (1...7).map { "    computed\($0)," }.joined(separator: "\n")

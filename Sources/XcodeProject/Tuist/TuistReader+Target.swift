@@ -85,9 +85,7 @@ extension TuistReader {
         var embeds: [String] = []
         if let deps = resolved("dependencies"), case .list(let items, _) = deps.value {
             for d in items.prefix(1024) {
-                if case .call("target", nil, _, _) = d, let n = d.arg("name").flatMap({ definitions.resolve(Located(value: $0, file: deps.file), bindings: bindings).value.stringValue }) {
-                    embeds.append(n)
-                }
+                if let key = dependency(Located(value: d, file: deps.file), bindings: bindings) { embeds.append(key) }
             }
         }
         let targetSettings = settings(v.arg("settings"), file: file, bindings: bindings, outer: projectSettings)
@@ -127,9 +125,31 @@ extension TuistReader {
                 }
             case .unset: break
             }
-            t.embeds = embeds.map { manifest + "#" + $0 }
+            t.embeds = embeds
             return t
         } }
+    }
+
+    /// The key of the target a dependency names: `.target(name:)` in this project,
+    /// `.project(target:path:)` in the `Project.swift` of `path` (from the manifest's folder, or
+    /// `.relativeToRoot`), inside the project root only; also as `TargetDependency.target(...)`.
+    func dependency(_ d: Located, bindings: [String: Located]) -> String? {
+        let r = definitions.resolve(d, bindings: bindings)
+        guard case .call(let callee, let receiver, _, _) = r.value else { return nil }
+        if let receiver { guard case .name("TargetDependency", _) = receiver else { return nil } }
+        func string(_ label: String) -> String? {
+            r.value.arg(label).flatMap { definitions.resolve(Located(value: $0, file: r.file), bindings: bindings).value.stringValue }
+        }
+        switch callee {
+        case "target":
+            return string("name").map { manifest + "#" + $0 }
+        case "project":
+            guard let target = string("target"), let p = r.value.arg("path"), let folder = path(p, file: r.file, bindings: bindings) else { return nil }
+            let other = ProjectFiles.join(folder, "Project.swift")
+            guard !files.isOutside(other) else { return nil }
+            return files.shown(other) + "#" + target
+        default: return nil
+        }
     }
 
     /// A setting as an xcconfig (absolute path) states it: its last assignment without
