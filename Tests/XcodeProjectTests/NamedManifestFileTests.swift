@@ -44,7 +44,7 @@ final class NamedManifestFileTests: XCTestCase {
             .target(name: "Tool", destinations: .iOS, product: .app, bundleId: "com.example.tool",
                     entitlements: "Tool/Gone.entitlements"),
             .target(name: "Generated", destinations: .iOS, product: .appExtension, bundleId: "com.example.app.gen",
-                    entitlements: .dictionary(["com.apple.security.app-sandbox": true])),
+                    entitlements: .dictionary(["com.apple.security.app-sandbox": sandboxed])),
         ])
         """, "Project.swift", in: dir)
         try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "App/App.entitlements", in: dir)

@@ -152,7 +152,7 @@ final class TuistSourceTests: XCTestCase {
                     entitlements: "Odd.entitlements",
                     settings: .settings(base: SettingsDictionary().customSigning())),
             .target(name: "Generated", destinations: .iOS, product: .appExtension, bundleId: "com.example.gen",
-                    entitlements: .dictionary(["com.apple.security.app-sandbox": true])),
+                    entitlements: .dictionary(["com.apple.security.app-sandbox": true, "aps-environment": apsEnvironment])),
             .madeElsewhere(name: "Elsewhere"),
         ])
         """, "Project.swift", in: dir)
@@ -165,6 +165,94 @@ final class TuistSourceTests: XCTestCase {
         XCTAssertEqual(odd.origin?.unknownKeySettings["DEVELOPMENT_TEAM"] != nil, true)
         XCTAssertTrue(result.notices.contains { $0.message.contains("the entitlements of Generated cannot") && $0.message.contains("dictionary") }, "\(result.notices)")
         XCTAssertTrue(result.notices.contains { $0.message.contains("madeElsewhere") }, "\(result.notices)")
+    }
+
+    /// A literal `.dictionary([...])` is the unit's entitlements, each value at its manifest line;
+    /// one value that is not literal leaves the whole dictionary unknown.
+    func testLiteralDictionaryEntitlements() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "Dict", targets: [
+            .target(name: "App", destinations: .iOS, product: .app, bundleId: "com.example.dict",
+                    entitlements: .dictionary([
+                        "keychain-access-groups": .array([.string("$(AppIdentifierPrefix)com.example.dict"),
+                                                          "$(AppIdentifierPrefix)com.example.dict"]),
+                        "com.apple.security.application-groups": ["group.com.example.dict"],
+                        "aps-environment": "development",
+                        "flag": .boolean(true),
+                        "count": 2,
+                        "nested": .dictionary(["ratio": .real(1.5), "on": false]),
+                    ])),
+            .target(name: "Partial", destinations: .iOS, product: .appExtension, bundleId: "com.example.dict.partial",
+                    entitlements: .dictionary([
+                        "aps-environment": "development",
+                        "com.apple.security.application-groups": .array([.string(groupName)]),
+                    ])),
+        ])
+        """, "Project.swift", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (Debug)", "App (Release)"], "no entitlements are guessed for Partial")
+        let app = try unit(result, "App (Debug)")
+        XCTAssertTrue(app.entitlementsPath.hasSuffix("Project.swift"), app.entitlementsPath)
+        XCTAssertTrue(app.origin?.settingSources["CODE_SIGN_ENTITLEMENTS"]?.hasSuffix("Project.swift:5") == true, "\(app.origin?.settingSources ?? [:])")
+        guard case .dict(let d) = app.document.root.value else { return XCTFail("\(app.document.root.value)") }
+        XCTAssertEqual(d.entries.map(\.key), ["keychain-access-groups", "com.apple.security.application-groups", "aps-environment", "flag", "count", "nested"])
+        XCTAssertEqual(d.entries.map(\.keyLocation.line), [6, 8, 9, 10, 11, 12])
+        XCTAssertEqual(d.entries[3].value.value, .bool(true))
+        XCTAssertEqual(d.entries[4].value.value, .integer(.signed(2)))
+        guard case .array(let groups) = d.entries[0].value.value else { return XCTFail("\(d.entries[0].value.value)") }
+        XCTAssertEqual(groups.map(\.value), [.string("$(AppIdentifierPrefix)com.example.dict"), .string("$(AppIdentifierPrefix)com.example.dict")])
+        guard case .dict(let nested) = d.entries[5].value.value else { return XCTFail("\(d.entries[5].value.value)") }
+        XCTAssertEqual(nested.entries.map(\.value.value), [.real(1.5), .bool(false)])
+        // The entitlements rules run on it; the finding is at the manifest's line.
+        let duplicate = result.findings.filter { $0.rule == "duplicate-access-group" }
+        XCTAssertEqual(duplicate.map { "\($0.path.hasSuffix("Project.swift")):\($0.line)" }, ["true:7"], "\(result.findings)")
+        let partial = result.notices.filter { $0.message.contains("the entitlements of Partial cannot be known") }
+        XCTAssertEqual(partial.count, 1, "\(result.notices)")
+        XCTAssertTrue(partial.first?.message.contains("a value that needs evaluation, at ") == true && partial.first?.message.contains("Project.swift:17)") == true, "\(partial)")
+    }
+
+    /// `.project(target:path:)` names a target of another `Project.swift`: the app hosts it.
+    func testCrossProjectDependenciesAreHosts() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("import ProjectDescription\nlet tuist = Tuist()\n", "Tuist.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "App", targets: [
+            .target(name: "App", destinations: .iOS, product: .app, bundleId: "com.example.app",
+                    entitlements: "App.entitlements",
+                    dependencies: [
+                        .project(target: "Share", path: "../Extensions"),
+                        TargetDependency.project(target: "Widget", path: .relativeToRoot("Extensions")),
+                        .project(target: "Far", path: "../../Outside"),
+                    ]),
+        ])
+        """, "App/Project.swift", in: dir)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "Extensions", targets: [
+            .target(name: "Share", destinations: .iOS, product: .appExtension, bundleId: "com.example.app.share",
+                    entitlements: "Share.entitlements"),
+            .target(name: "Widget", destinations: .iOS, product: .appExtension, bundleId: "com.example.app.widget"),
+            .target(name: "Alone", destinations: .iOS, product: .appExtension, bundleId: "com.example.alone"),
+        ])
+        """, "Extensions/Project.swift", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "App/App.entitlements", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "Extensions/Share.entitlements", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (Debug)", "App (Release)", "Share (Debug)", "Share (Release)",
+                                                      "Widget (Debug)", "Widget (Release)", "Alone (Debug)", "Alone (Release)"])
+        for name in ["Share (Debug)", "Share (Release)", "Widget (Debug)", "Widget (Release)"] {
+            let u = try unit(result, name)
+            XCTAssertEqual(u.origin?.hostTarget, "App", name)
+            XCTAssertEqual(u.origin?.hostBundleID, "com.example.app", name)
+            XCTAssertTrue(u.origin?.projectFile.hasSuffix("Extensions/Project.swift") == true, "\(u.origin?.projectFile ?? "")")
+        }
+        XCTAssertNil(try unit(result, "Alone (Debug)").origin?.hostTarget, "a target no app names has no host")
     }
 
     func testPlacesThatNeedEvaluationAreSaidOncePerFile() throws {

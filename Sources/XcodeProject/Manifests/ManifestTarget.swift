@@ -11,6 +11,14 @@ enum ManifestFact: Sendable {
     var value: String? { if case .known(let v, _) = self { return v } else { return nil } }
 }
 
+/// Entitlements a manifest writes in itself (Tuist's literal `.dictionary([...])`): their tree,
+/// located at lines of `file` (as shown), and where they are written (`Project.swift:12`).
+struct WrittenEntitlements {
+    var document: PlistDocument
+    var file: String
+    var place: String
+}
+
 /// One target of a manifest in one configuration, as a Tuist or Bazel reader found it; turned
 /// into a signing unit by `ManifestUnits`.
 struct ManifestTarget {
@@ -35,6 +43,8 @@ struct ManifestTarget {
     /// The entitlements file (absolute) with where it is named; `.unknown` when its name or its
     /// content cannot be known without evaluating the manifest.
     var entitlements: ManifestFact = .unset
+    /// Entitlements the manifest writes in itself (with `entitlements` `.unset`).
+    var writtenEntitlements: WrittenEntitlements?
     /// When the target names no entitlements file: what it is signed with then, for the notice
     /// (`the provisioning profile's entitlements`). Nil: signed with none, as Xcode does.
     var entitlementsFromElsewhere: String?
@@ -98,6 +108,7 @@ struct ManifestUnits {
         var sources = t.extraSources
         var document: PlistDocument?
         var path: String?
+        var shownPath = t.projectFile
         let owner = "\(t.name) (\(t.configuration)\(t.variantLabel.map { ", " + $0 } ?? ""))"
         switch t.entitlements {
         case .unknown(let why, let place):
@@ -121,6 +132,13 @@ struct ManifestUnits {
             case .success(let d): document = d; path = abs
             }
         case .unset:
+            if let w = t.writtenEntitlements {
+                // Tuist writes them out as the file the target is signed with; findings point at the manifest.
+                document = w.document
+                shownPath = w.file
+                sources["CODE_SIGN_ENTITLEMENTS"] = w.place
+                break
+            }
             guard t.kind.isSignedProduct else { return nil }
             if let elsewhere = t.entitlementsFromElsewhere {
                 notice(t, "\(owner) names no entitlements file: it is signed with \(elsewhere); the target is not checked")
@@ -146,12 +164,13 @@ struct ManifestUnits {
         var origin = UnitOrigin(projectFile: t.projectFile, projectName: t.projectName, target: t.name, configuration: t.configuration,
                                 productType: t.productType, kind: t.kind, sdk: t.sdk, isMacCatalyst: t.isMacCatalyst,
                                 hostTarget: host?.name, hostBundleID: host?.bundleID.value, signingStyle: style,
-                                profileSpecifier: specifier, hasEntitlementsFile: path != nil, settingSources: sources)
+                                profileSpecifier: specifier, hasEntitlementsFile: path != nil || t.writtenEntitlements != nil, settingSources: sources)
         if case .unknown = t.bundleID { origin.unknownKeySettings["PRODUCT_BUNDLE_IDENTIFIER"] = t.projectFile }
         if case .unknown = t.team { origin.unknownKeySettings["DEVELOPMENT_TEAM"] = t.projectFile }
         var uses: Set<String> = [files.absolute(t.projectFile)]
         if let path { uses.insert(path) }
-        var unit = DiscoveredUnit(name: owner, entitlementsPath: path.map(files.shown), shownPath: path.map(files.shown) ?? t.projectFile,
+        uses.insert(files.absolute(shownPath))
+        var unit = DiscoveredUnit(name: owner, entitlementsPath: path.map(files.shown), shownPath: path.map(files.shown) ?? shownPath,
                                   document: document!, bundleID: bundle, teamID: team, platform: platform(ofSDK: t.sdk), origin: origin,
                                   variables: [:], inScope: !searched.contains(t.projectFile) || !named.isDisjoint(with: uses))
         unit.family = t.family

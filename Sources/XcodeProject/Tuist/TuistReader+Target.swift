@@ -81,13 +81,11 @@ extension TuistReader {
         if case .member(let p, _)? = resolved("product")?.value { (kind, productType) = Self.product(p) }
         let platform = sdk(v.arg("destinations") ?? v.arg("platform"), file: file, bindings: bindings)
         let bundle = string(v.arg("bundleId"), file: file, bindings: bindings)
-        let entitlementsArg = entitlements(v.arg("entitlements"), file: file, bindings: bindings)
+        let (entitlementsArg, written) = entitlements(v.arg("entitlements"), file: file, bindings: bindings)
         var embeds: [String] = []
         if let deps = resolved("dependencies"), case .list(let items, _) = deps.value {
             for d in items.prefix(1024) {
-                if case .call("target", nil, _, _) = d, let n = d.arg("name").flatMap({ definitions.resolve(Located(value: $0, file: deps.file), bindings: bindings).value.stringValue }) {
-                    embeds.append(n)
-                }
+                if let key = dependency(Located(value: d, file: deps.file), bindings: bindings) { embeds.append(key) }
             }
         }
         let targetSettings = settings(v.arg("settings"), file: file, bindings: bindings, outer: projectSettings)
@@ -111,23 +109,47 @@ extension TuistReader {
             t.signingStyle = setting("CODE_SIGN_STYLE")
             t.profileSpecifier = setting("PROVISIONING_PROFILE_SPECIFIER")
             t.entitlements = entitlementsArg
+            t.writtenEntitlements = written
             // `CODE_SIGN_ENTITLEMENTS` in the settings is what Xcode signs with.
             switch setting("CODE_SIGN_ENTITLEMENTS") {
             case .known(let p, let place):
+                t.writtenEntitlements = nil
                 if p.isEmpty { t.entitlements = .unset; break }
                 if let abs = path(.string(p, line: line), file: file, bindings: [:]) { t.entitlements = .known(abs, place: place) }
                 else { t.entitlements = .unknown("CODE_SIGN_ENTITLEMENTS \(p) needs build settings", place: place) }
             case .unknown(let why, let place):
                 // Settings a helper builds may set it; for a framework or a test bundle that is
                 // not assumed (they are units only with entitlements), unless the manifest writes it.
-                if case .unset = entitlementsArg, kind.isSignedProduct || !place.isEmpty {
+                if case .unset = entitlementsArg, written == nil, kind.isSignedProduct || !place.isEmpty {
                     t.entitlements = .unknown(why, place: place.isEmpty ? call.place : place)
                 }
             case .unset: break
             }
-            t.embeds = embeds.map { manifest + "#" + $0 }
+            t.embeds = embeds
             return t
         } }
+    }
+
+    /// The key of the target a dependency names: `.target(name:)` in this project,
+    /// `.project(target:path:)` in the `Project.swift` of `path` (from the manifest's folder, or
+    /// `.relativeToRoot`), inside the project root only; also as `TargetDependency.target(...)`.
+    func dependency(_ d: Located, bindings: [String: Located]) -> String? {
+        let r = definitions.resolve(d, bindings: bindings)
+        guard case .call(let callee, let receiver, _, _) = r.value else { return nil }
+        if let receiver { guard case .name("TargetDependency", _) = receiver else { return nil } }
+        func string(_ label: String) -> String? {
+            r.value.arg(label).flatMap { definitions.resolve(Located(value: $0, file: r.file), bindings: bindings).value.stringValue }
+        }
+        switch callee {
+        case "target":
+            return string("name").map { manifest + "#" + $0 }
+        case "project":
+            guard let target = string("target"), let p = r.value.arg("path"), let folder = path(p, file: r.file, bindings: bindings) else { return nil }
+            let other = ProjectFiles.join(folder, "Project.swift")
+            guard !files.isOutside(other) else { return nil }
+            return files.shown(other) + "#" + target
+        default: return nil
+        }
     }
 
     /// A setting as an xcconfig (absolute path) states it: its last assignment without

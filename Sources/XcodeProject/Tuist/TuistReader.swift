@@ -130,18 +130,28 @@ struct TuistReader {
         return files.absolute(ProjectFiles.normalize(t.hasPrefix("/") ? t : ProjectFiles.join(base, t)))
     }
 
-    /// The entitlements argument: a path (string, `.file(path:)`, `Entitlements(stringLiteral:)`);
-    /// `.dictionary(...)` and `.variable(...)` are unknown.
-    func entitlements(_ v: ManifestValue?, file: String, bindings: [String: Located]) -> ManifestFact {
-        guard let v else { return .unset }
+    /// The entitlements argument: a path (string, `.file(path:)`, `Entitlements(stringLiteral:)`),
+    /// or a literal `.dictionary([...])` (`written`, the fact then `.unset`); a dictionary that is
+    /// not literal and `.variable(...)` are unknown.
+    func entitlements(_ v: ManifestValue?, file: String, bindings: [String: Located]) -> (ManifestFact, written: WrittenEntitlements?) {
+        guard let v else { return (.unset, nil) }
         let r = definitions.resolve(Located(value: v, file: file), bindings: bindings)
+        guard case .call("dictionary", _, let args, _) = r.value else { return (entitlementsPath(r, bindings: bindings), nil) }
+        guard args.count == 1, args[0].label == nil else {
+            return (.unknown("entitlements written as a dictionary that is not a literal", place: r.place), nil)
+        }
+        switch TuistEntitlementsDictionary.document(args[0].value) {
+        case .success(let document): return (.unset, WrittenEntitlements(document: document, file: r.file, place: r.place))
+        case .failure(let u): return (.unknown(u.reason, place: "\(r.file):\(u.line)"), nil)
+        }
+    }
+
+    private func entitlementsPath(_ r: Located, bindings: [String: Located]) -> ManifestFact {
         switch r.value {
         case .none: return .unset
         case .call(let name, _, let args, _) where name == "file" || name == "Entitlements" || name == "init":
             guard let p = (r.value.arg("path") ?? r.value.arg("stringLiteral") ?? args.first?.value) else { break }
             if let abs = path(p, file: r.file, bindings: bindings) { return .known(abs, place: r.place) }
-        case .call("dictionary", _, _, _):
-            return .unknown("entitlements written as a dictionary in the manifest", place: r.place)
         default:
             if let abs = path(r.value, file: r.file, bindings: bindings) { return .known(abs, place: r.place) }
         }

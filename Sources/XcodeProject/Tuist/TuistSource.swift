@@ -64,6 +64,7 @@ public struct TuistSource: DiscoverySource {
         var helpersOfRoot: [String: (ManifestDefinitions, [String])] = [:]
         var read: [String] = []
         var unread = UnreadTargets()
+        var all: [ManifestTarget] = []
         for manifest in list {
             guard case .success(let bytes) = files.read(manifest) else { continue }
             let folder = files.absolute(Paths.directoryName(manifest))
@@ -86,10 +87,12 @@ public struct TuistSource: DiscoverySource {
                 p.isNotice = true
                 units.problems.append(p)
             }
-            units.add(targets)
+            all += targets
             read.append(files.shown(manifest))
             read += helperFiles
         }
+        // Hosts are found across the manifests: `.project(target:path:)` names a target of another.
+        units.add(all)
         units.problems += xcconfigs.problems + unread.notices()
         var d = units.discovery(folders: [], read: read)
         d.files += xcconfigs.read.filter { !d.files.contains($0) }
