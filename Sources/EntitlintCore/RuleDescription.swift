@@ -97,6 +97,14 @@ public struct RuleDescription: Sendable, Hashable {
         return d
     }
 
+    /// Whether a run whose setting for this rule is `setting` (nil: none) reports its findings:
+    /// not when `off`, and an opt-in rule only when the run gives it a severity. The linter
+    /// (`FindingStage`) and the reports' list of rules both decide by this.
+    public func isEnabled(by setting: Configuration.RuleSetting?) -> Bool {
+        guard let setting else { return !optIn }
+        return setting != .off
+    }
+
     /// The description of a rule that runs only when named (`optIn`).
     public func optingIn() -> RuleDescription {
         var d = self

@@ -122,10 +122,9 @@ extension Report {
     /// (what the linter does to their findings: `FindingStage` keeps the same ones).
     public static func enabledRules(_ rules: [RuleDescription], settings: [String: Configuration.RuleSetting]) -> [RuleDescription] {
         rules.compactMap { d in
+            guard d.isEnabled(by: settings[d.id]) else { return nil }
             var d = d
-            guard let setting = settings[d.id] else { return d.optIn ? nil : d }
-            guard let severity = setting.severity else { return nil }
-            d.severity = severity
+            if let severity = settings[d.id]?.severity { d.severity = severity }
             return d
         }
     }

@@ -38,10 +38,7 @@ public struct FindingStage: Sendable {
     /// Whether the run reports the findings of the rule `d`: not when set to `off`, and an opt-in
     /// rule only when the run gives it a severity (`RuleSelection` gives one to an opt-in rule
     /// the run names).
-    public func isEnabled(_ d: RuleDescription) -> Bool {
-        guard let setting = severityOverrides[d.id] else { return !d.optIn }
-        return setting != .off
-    }
+    public func isEnabled(_ d: RuleDescription) -> Bool { d.isEnabled(by: severityOverrides[d.id]) }
 
     /// `findings` with the configuration's severities; those of rules not in the run (left out
     /// by `select`/`ignore`, or opt-in and not named) or set to `off` dropped.
