@@ -96,6 +96,8 @@ public struct UnitOrigin: Sendable, Hashable {
     public var excludedFiles: [String] = []
     /// What the target compiles (UnitSources.swift), when the project says.
     public var sources: UnitSources?
+    /// Its device families, minimum OS and workspace as the project declares them, for the report.
+    public var declared = DeclaredFacts()
 
     public init(projectFile: String, projectName: String, target: String, configuration: String, productType: String? = nil,
                 kind: Kind, sdk: String? = nil, isMacCatalyst: Bool = false, hostTarget: String? = nil, hostBundleID: String? = nil,

@@ -67,6 +67,8 @@ public struct AccessReport: Sendable, Codable, Hashable {
         /// Where the entitlements file and the profile are named (AccessReportProvenance.swift).
         public var entitlementsSource: String?
         public var profileSource: String?
+        /// Device families, minimum OS and workspace as the project declares them (AccessReportProvenance.swift).
+        public var declared: AccessReportDeclared?
     }
 
     /// One column of the matrix: a group and the units (by name) that can reach it, the ones whose
@@ -181,6 +183,7 @@ public struct AccessReport: Sendable, Codable, Hashable {
                     signingStyle: o?.signingStyle, groups: entries)
         unit.appIDPrefixAssumed = assumed
         (unit.entitlementsSource, unit.profileSource) = UnitProvenance.of(o)
+        unit.declared = UnitProvenance.declared(o)
         return unit
     }
 
@@ -258,6 +261,7 @@ extension AccessReport {
             u.platform = e(u.platform)
             u.sdk = e(u.sdk)
             (u.entitlements, u.entitlementsSource, u.profileSource) = (e(u.entitlements), e(u.entitlementsSource), e(u.profileSource))
+            u.declared = u.declared?.escaped()
             u.bundleID = fact(u.bundleID)
             u.team = fact(u.team)
             u.appIDPrefix = fact(u.appIDPrefix)

@@ -168,7 +168,12 @@ enum AccessReportHTML {
                 s += "<dt>profile</dt><dd>none <span class=\"src\">\(escape(u.profileNote ?? ""))</span>\(profileSource)</dd>"
             }
             s += "<dt>entitlements</dt><dd>" + (u.entitlements.map { "<code>\(escape($0))</code>" } ?? "none")
-                + (u.entitlementsSource.map { " <span class=\"src\">\(escape($0))</span>" } ?? "") + "</dd></dl>"
+                + (u.entitlementsSource.map { " <span class=\"src\">\(escape($0))</span>" } ?? "") + "</dd>"
+            for (label, item) in u.declared?.shown ?? [] {
+                s += "<dt>\(label)</dt><dd>" + (item.value.map { "<code>\(escape($0))</code>" } ?? "<span class=\"none\">unknown</span>")
+                    + " <span class=\"src\">\(escape(item.source))</span></dd>"
+            }
+            s += "</dl>"
             s += "<ol class=\"groups\">"
             for e in u.groups {
                 let badge = e.isDefault ? "<span class=\"badge\">default</span>" : e.kind == "app-group" ? "<span class=\"badge ag\">app group</span>" : ""

@@ -22,3 +22,36 @@ enum UnitProvenance {
         return (entitlements, profileSettings.lazy.compactMap(said).first)
     }
 }
+
+/// What the project declares about where a report's unit runs, and the workspace listing its
+/// project (`UnitOrigin.declared`), for the reader: no rule reads them. Each fact has its source
+/// (`families at app/BUILD:12`); `value` is left out when it needs evaluation.
+public struct AccessReportDeclared: Sendable, Codable, Hashable {
+    public struct Item: Sendable, Codable, Hashable {
+        public var value: String?
+        public var source: String
+    }
+
+    public var deviceFamilies: Item?
+    public var minimumOS: Item?
+    public var workspace: Item?
+
+    /// Label and fact, in the order the text and HTML reports show them.
+    var shown: [(label: String, item: Item)] {
+        [("devices", deviceFamilies), ("minimum OS", minimumOS), ("workspace", workspace)].compactMap { l, i in i.map { (l, $0) } }
+    }
+
+    func escaped() -> AccessReportDeclared {
+        func e(_ i: Item?) -> Item? { i.map { Item(value: $0.value.map(OutputText.escape), source: OutputText.escape($0.source)) } }
+        return AccessReportDeclared(deviceFamilies: e(deviceFamilies), minimumOS: e(minimumOS), workspace: e(workspace))
+    }
+}
+
+extension UnitProvenance {
+    /// The unit's declared facts, nil when the project declares none.
+    static func declared(_ o: UnitOrigin?) -> AccessReportDeclared? {
+        guard let d = o?.declared, !d.isEmpty else { return nil }
+        func item(_ i: DeclaredFacts.Item?) -> AccessReportDeclared.Item? { i.map { .init(value: $0.value, source: $0.source) } }
+        return AccessReportDeclared(deviceFamilies: item(d.deviceFamilies), minimumOS: item(d.minimumOS), workspace: item(d.workspace))
+    }
+}

@@ -59,6 +59,7 @@ extension AccessReport {
         var findings: [String]
         var moved: Bool
         var code: [CodeUse]?
+        var declared: [String]
     }
 
     /// The sections of `units`, in the order of their first unit. Linear in the units (one
@@ -80,7 +81,8 @@ extension AccessReport {
                                  profile: u.profile?.path, profileNote: u.profileNote, entitlements: u.entitlements,
                                  groups: u.groups.map { "\($0.isDefault) \($0.concrete) \($0.key) \($0.group)" },
                                  findings: u.findings.map { "\($0.rule) \($0.severity) \($0.path) \($0.line ?? 0) \($0.keyPath ?? "") \($0.message)" },
-                                 moved: u.defaultMoved != nil, code: u.code)
+                                 moved: u.defaultMoved != nil, code: u.code,
+                                 declared: (u.declared?.shown ?? []).map { $0.label + " " + ($0.item.value ?? "unknown") })
             if groups[key] == nil {
                 order.append(key)
                 groups[key] = (u, [configuration], [u.name], variant)

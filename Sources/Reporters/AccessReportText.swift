@@ -84,6 +84,7 @@ enum AccessReportText {
                 facts.append(("profile", "none" + (u.profileNote.map { " (\($0))" } ?? ""), u.profileSource ?? ""))
             }
             facts.append(("entitlements", u.entitlements ?? "none (the target names no entitlements file)", u.entitlementsSource ?? ""))
+            facts += (u.declared?.shown ?? []).map { ($0.label, $0.item.value ?? "unknown", $0.item.source) }
             let factColumn = 16 + (facts.filter { !$0.2.isEmpty }.map(\.1.count).max() ?? 0) + 2
             for (label, value, source) in facts {
                 s += line("  " + pad(label, 14) + value, source, column: factColumn, indent: 16)

@@ -136,4 +136,72 @@ final class BazelSourceTests: XCTestCase {
         XCTAssertNil(try unit(result, "Nested (a)").bundleID, "a select inside a select needs evaluation")
         XCTAssertEqual(try unit(result, "Nested (default)").bundleID?.value, "com.example.n")
     }
+
+    /// `families` and `minimum_os_version` are kept on the units as written, a `select()` per
+    /// configuration as the other attributes; a value that needs evaluation is unknown, with its line.
+    func testFamiliesAndMinimumOSAreKeptPerConfiguration() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("module(name = \"demo\")\n", "MODULE.bazel", in: dir)
+        try Fixture.write("""
+        ios_application(
+            name = "App",
+            bundle_id = "com.example.app",
+            entitlements = "App.entitlements",
+            families = ["iphone", "ipad"],
+            minimum_os_version = select({
+                "//:legacy": "15.0",
+                "//conditions:default": "17.0",
+            }),
+        )
+
+        ios_application(
+            name = "Odd",
+            bundle_id = "com.example.odd",
+            families = all_families(),
+        )
+        """, "app/BUILD.bazel", in: dir)
+        try Fixture.write(Fixture.entitlements(["$(AppIdentifierPrefix)com.example.app"]), "app/App.entitlements", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (legacy)", "App (default)", "Odd (default)"])
+        let legacy = try unit(result, "App (legacy)").origin?.declared
+        XCTAssertEqual(legacy?.deviceFamilies?.value, "iphone, ipad")
+        XCTAssertTrue(legacy?.deviceFamilies?.source.hasPrefix("families at ") == true && legacy?.deviceFamilies?.source.hasSuffix("app/BUILD.bazel:5") == true, "\(String(describing: legacy))")
+        XCTAssertEqual(legacy?.minimumOS?.value, "15.0")
+        XCTAssertTrue(legacy?.minimumOS?.source.hasPrefix("minimum_os_version at ") == true && legacy?.minimumOS?.source.hasSuffix("app/BUILD.bazel:7") == true, "\(String(describing: legacy))")
+        let current = try unit(result, "App (default)").origin?.declared
+        XCTAssertEqual(current?.minimumOS?.value, "17.0")
+        XCTAssertTrue(current?.minimumOS?.source.hasSuffix("app/BUILD.bazel:8") == true, "\(String(describing: current))")
+        let odd = try unit(result, "Odd (default)").origin?.declared
+        XCTAssertNil(odd?.deviceFamilies?.value)
+        XCTAssertTrue(odd?.deviceFamilies?.source.hasPrefix("families unknown: a value that needs evaluation (") == true && odd?.deviceFamilies?.source.hasSuffix("app/BUILD.bazel:15)") == true, "\(String(describing: odd))")
+        XCTAssertNil(odd?.minimumOS, "not written: not declared")
+    }
+
+    /// `app_clips` and `watch_application` name hosted targets as `extensions` does, and a watch
+    /// app's `extension` is hosted by the watch app.
+    func testAppClipsAndWatchApplicationsAreHosted() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        ios_application(name = "App", bundle_id = "com.example.app", app_clips = [":Clip"], watch_application = ":Watch")
+
+        ios_app_clip(name = "Clip", bundle_id = "com.example.app.clip")
+
+        watchos_application(name = "Watch", bundle_id = "com.example.app.watchkitapp", extension = ":WatchExtension")
+
+        watchos_extension(name = "WatchExtension", bundle_id = "com.example.app.watchkitapp.watchkitextension")
+        """, "app/BUILD", in: dir)
+        try Fixture.write("workspace(name = \"demo\")\n", "WORKSPACE", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(Set(result.units.map(\.name)), ["App (default)", "Clip (default)", "Watch (default)", "WatchExtension (default)"])
+        let clip = try unit(result, "Clip (default)")
+        XCTAssertEqual(clip.origin?.kind, .appClip)
+        XCTAssertEqual(clip.origin?.hostTarget, "App")
+        XCTAssertEqual(clip.origin?.hostBundleID, "com.example.app")
+        let watch = try unit(result, "Watch (default)")
+        XCTAssertEqual(watch.origin?.kind, .watchApp)
+        XCTAssertEqual(watch.origin?.hostTarget, "App")
+        let watchExtension = try unit(result, "WatchExtension (default)")
+        XCTAssertEqual(watchExtension.origin?.hostTarget, "Watch")
+        XCTAssertEqual(watchExtension.origin?.hostBundleID, "com.example.app.watchkitapp")
+    }
 }

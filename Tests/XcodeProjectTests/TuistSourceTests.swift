@@ -312,4 +312,28 @@ final class TuistSourceTests: XCTestCase {
         XCTAssertNil(loop.bundleID)
         XCTAssertEqual(loop.platform, .unknown, "destinations defined through themselves are unknown")
     }
+
+    /// An App Clip and a watch app the app depends on are hosted by it; the watch extension the
+    /// watch app depends on is hosted by the watch app.
+    func testAppClipsAndWatchAppsInDependenciesAreHosted() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try Fixture.write("""
+        import ProjectDescription
+
+        let project = Project(name: "App", targets: [
+            .target(name: "App", destinations: .iOS, product: .app, bundleId: "com.example.app",
+                    dependencies: [.target(name: "Clip"), .target(name: "Watch")]),
+            .target(name: "Clip", destinations: .iOS, product: .appClip, bundleId: "com.example.app.clip"),
+            .target(name: "Watch", destinations: .watchOS, product: .watch2App, bundleId: "com.example.app.watchkitapp",
+                    dependencies: [.target(name: "WatchExtension")]),
+            .target(name: "WatchExtension", destinations: .watchOS, product: .watch2Extension, bundleId: "com.example.app.watchkitapp.ext"),
+        ])
+        """, "Project.swift", in: dir)
+        let result = try lint(dir)
+        XCTAssertEqual(try unit(result, "Clip (Debug)").origin?.hostTarget, "App")
+        XCTAssertEqual(try unit(result, "Clip (Debug)").origin?.kind, .appClip)
+        XCTAssertEqual(try unit(result, "Watch (Release)").origin?.hostTarget, "App")
+        XCTAssertEqual(try unit(result, "Watch (Release)").origin?.hostBundleID, "com.example.app")
+        XCTAssertEqual(try unit(result, "WatchExtension (Debug)").origin?.hostTarget, "Watch")
+    }
 }

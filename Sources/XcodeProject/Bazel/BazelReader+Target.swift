@@ -2,7 +2,7 @@ import EntitlintCore
 import EntitlintWorkspace
 
 extension BazelReader {
-    static let selectedAttributes = ["bundle_id", "entitlements", "provisioning_profile"]
+    static let selectedAttributes = ["bundle_id", "entitlements", "provisioning_profile", "families", "minimum_os_version"]
     static let defaultCondition = "//conditions:default"
 
     /// The targets of one bundle rule call, one per configuration.
@@ -69,6 +69,8 @@ extension BazelReader {
             case nil, .none?: break
             default: t.bundleID = .unknown("a bundle_id that needs evaluation", place: value("bundle_id")!.place)
             }
+            t.declared.deviceFamilies = declared(value("families"), "families", bindings: bindings)
+            t.declared.minimumOS = declared(value("minimum_os_version"), "minimum_os_version", bindings: bindings)
             t.entitlements = fileLabel(value("entitlements"), what: "entitlements")
             let profile = fileLabel(value("provisioning_profile"), what: "provisioning_profile")
             switch profile {
@@ -82,6 +84,24 @@ extension BazelReader {
             }
             return t
         }
+    }
+
+    /// `families = ["iphone", "ipad"]` (a list of strings) or `minimum_os_version = "15.0"` (a
+    /// string) as written, with its line; any other form is unknown, said with its line.
+    private func declared(_ v: Located?, _ attribute: String, bindings: [String: Located]) -> DeclaredFacts.Item? {
+        guard let v else { return nil }
+        switch v.value {
+        case .none: return nil
+        case .string(let s, _) where attribute != "families":
+            return .init(value: s, source: "\(attribute) at \(v.place)")
+        case .list(let items, _) where attribute == "families" && items.count <= 16:
+            let names = items.compactMap { definitions.resolve(Located(value: $0, file: v.file), bindings: bindings).value.stringValue }
+            if names.count == items.count { return .init(value: names.joined(separator: ", "), source: "\(attribute) at \(v.place)") }
+        case .unknown(let why, _):
+            return .init(value: nil, source: "\(attribute) unknown: \(why) (\(v.place))")
+        default: break
+        }
+        return .init(value: nil, source: "\(attribute) unknown: a value that needs evaluation (\(v.place))")
     }
 
     /// A file attribute: a label of a file of the workspace (absolute), unknown when it needs

@@ -54,6 +54,8 @@ struct ManifestTarget {
     var embeds: [String] = []
     /// Where other facts the report shows come from (`minimum_os_version` -> `app/BUILD:12`).
     var extraSources: [String: String] = [:]
+    /// Device families, minimum OS, workspace, as declared, for the report (`UnitOrigin.declared`).
+    var declared = DeclaredFacts()
     /// The family: the workspace (absolute path) its units are compared within.
     var family: String
 }
@@ -165,6 +167,7 @@ struct ManifestUnits {
                                 productType: t.productType, kind: t.kind, sdk: t.sdk, isMacCatalyst: t.isMacCatalyst,
                                 hostTarget: host?.name, hostBundleID: host?.bundleID.value, signingStyle: style,
                                 profileSpecifier: specifier, hasEntitlementsFile: path != nil || t.writtenEntitlements != nil, settingSources: sources)
+        origin.declared = t.declared
         if case .unknown = t.bundleID { origin.unknownKeySettings["PRODUCT_BUNDLE_IDENTIFIER"] = t.projectFile }
         if case .unknown = t.team { origin.unknownKeySettings["DEVELOPMENT_TEAM"] = t.projectFile }
         var uses: Set<String> = [files.absolute(t.projectFile)]

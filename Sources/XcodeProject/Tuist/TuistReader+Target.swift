@@ -35,20 +35,8 @@ extension TuistReader {
 
     /// The SDK a destination set signs for: `.iOS`, `[.iPhone, .iPad]`, `.macOS`, `[.mac]`,
     /// `.watchOS`, ...; and whether it adds Mac Catalyst. Nil when it needs evaluation or mixes SDKs.
-    func sdk(_ v: ManifestValue?, file: String, bindings: [String: Located], depth: Int = 0) -> (sdk: String?, catalyst: Bool)? {
-        // `let d = Set(d)` resolves to itself: the depth bounds the unwrapping.
-        guard let v, depth < 8 else { return nil }
-        let r = definitions.resolve(Located(value: v, file: file), bindings: bindings)
-        var members: [String] = []
-        switch r.value {
-        case .member(let m, _): members = [m]
-        case .name(let n, _): members = [String(n.split(separator: ".").last ?? "")]
-        case .list(let items, _): members = items.compactMap { if case .member(let m, _) = $0 { return m } else { return nil } }
-        case .call(_, _, let args, _):
-            // `Set<Destination>([...])`, `Destinations(...)`.
-            if let first = args.first?.value { return sdk(first, file: r.file, bindings: bindings, depth: depth + 1) }
-        default: return nil
-        }
+    func sdk(_ v: ManifestValue?, file: String, bindings: [String: Located]) -> (sdk: String?, catalyst: Bool)? {
+        guard let members = destinations(v, file: file, bindings: bindings)?.names else { return nil }
         var sdks = Set<String>()
         var catalyst = false
         for m in members {
@@ -80,6 +68,7 @@ extension TuistReader {
         var productType: String?
         if case .member(let p, _)? = resolved("product")?.value { (kind, productType) = Self.product(p) }
         let platform = sdk(v.arg("destinations") ?? v.arg("platform"), file: file, bindings: bindings)
+        let families = declaredFamilies(v, file: file, bindings: bindings)
         let bundle = string(v.arg("bundleId"), file: file, bindings: bindings)
         let (entitlementsArg, written) = entitlements(v.arg("entitlements"), file: file, bindings: bindings)
         var embeds: [String] = []
@@ -102,6 +91,8 @@ extension TuistReader {
                                    configuration: configuration, kind: kind, productType: productType, sdk: variant.sdk,
                                    key: manifest + "#" + name, family: family)
             t.isMacCatalyst = variant.catalyst
+            t.declared.deviceFamilies = families
+            t.declared.minimumOS = declaredMinimumOS(v, sdk: variant.sdk, catalyst: variant.catalyst, file: file, bindings: bindings)
             if variant.catalyst { t.variantLabel = "Mac Catalyst" }
             t.bundleID = bundle
             if case .unset = bundle { t.bundleID = setting("PRODUCT_BUNDLE_IDENTIFIER") }

@@ -14,6 +14,7 @@ public struct TuistSource: DiscoverySource {
     public init() {}
     static let maxManifests = 256
     static let maxHelperFiles = 256
+    static let maxWorkspaces = 16
     static let maxAncestors = 16
 
     public var name: String { "Tuist projects" }
@@ -21,21 +22,59 @@ public struct TuistSource: DiscoverySource {
     public var projectFiles: FileRecognition { Self.recognised }
     static let recognised = FileRecognition(names: ["Project.swift", "Workspace.swift"])
 
-    /// The manifests of the run: those its walks collected, then those in the folders searched
-    /// above the files it names alone (`NamedFiles`), the latter also as `searched` (absolute);
-    /// `named`: those files (absolute).
-    func manifests(_ request: DiscoveryRequest, files: ProjectFiles) -> (list: [String], searched: Set<String>, named: Set<String>) {
-        var list = request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }
-        var walked = Set(list.map(files.absolute))
+    /// The manifests of a run and what lists them.
+    struct Manifests {
+        var list: [String] = []
+        /// Those found only above the files the run names alone, and those files (absolute).
         var searched = Set<String>()
+        var named = Set<String>()
+        /// The workspace listing each manifest (absolute), and the workspaces' notes.
+        var workspaces: [String: TuistWorkspace] = [:]
+        var notes: [ProjectProblem] = []
+        /// The workspace files read (as shown), those found above named files left out.
+        var workspaceFiles: [String] = []
+    }
+
+    /// The manifests of the run: those its walks collected, then those the `Workspace.swift`
+    /// files it walked or names list (`TuistWorkspace`), then those in the folders searched above
+    /// the files it names alone (`NamedFiles`) and those their workspaces list, the latter as
+    /// `searched` (absolute).
+    func manifests(_ request: DiscoveryRequest, files: ProjectFiles) -> Manifests {
+        var m = Manifests()
+        m.list = request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }
+        var known = Set(m.list.map(files.absolute))
         let named = NamedFiles(request, files: files)
+        m.named = named.paths
+        // Walked, or named on the command line (a project file named alone is not among the run's files).
+        var workspaces: [(String, Bool)] = []
+        for path in request.files + request.paths where Paths.baseName(path) == "Workspace.swift" && !request.isExcluded(path) {
+            let abs = files.absolute(path)
+            if files.kind(abs) == .file, !workspaces.contains(where: { $0.0 == abs }) { workspaces.append((abs, false)) }
+        }
+        for folder in named.folders {
+            let w = ProjectFiles.join(folder, "Workspace.swift")
+            if files.kind(w) == .file, !request.isExcluded(w), !workspaces.contains(where: { $0.0 == w }) { workspaces.append((w, true)) }
+        }
+        for (path, aboveNamed) in workspaces.prefix(Self.maxWorkspaces) {
+            guard let w = TuistWorkspace(path: path, files: files, definitions: helpers(root: Paths.directoryName(path), files: files).0) else { continue }
+            m.notes += w.notes
+            if !aboveNamed { m.workspaceFiles.append(files.shown(path)) }
+            for manifest in w.manifests where !request.isExcluded(manifest) {
+                if m.workspaces[manifest] == nil { m.workspaces[manifest] = w }
+                // A project listed but not walked (in a folder the walk skips, or the run named the workspace alone).
+                guard known.insert(manifest).inserted else { continue }
+                m.list.append(manifest)
+                if aboveNamed { m.searched.insert(manifest) }
+            }
+        }
         for folder in named.folders {
             let manifest = ProjectFiles.join(folder, "Project.swift")
-            guard files.kind(manifest) == .file, !request.isExcluded(manifest), walked.insert(manifest).inserted else { continue }
-            list.append(manifest)
-            searched.insert(manifest)
+            guard files.kind(manifest) == .file, !request.isExcluded(manifest), known.insert(manifest).inserted else { continue }
+            m.list.append(manifest)
+            m.searched.insert(manifest)
         }
-        return (Array(list.prefix(Self.maxManifests)), searched, named.paths)
+        m.list = Array(m.list.prefix(Self.maxManifests))
+        return m
     }
 
     /// The committed projects the manifests generate: `<Name>.xcodeproj` beside a `Project.swift`.
@@ -55,14 +94,16 @@ public struct TuistSource: DiscoverySource {
 
     public func discover(_ request: DiscoveryRequest) -> Discovery {
         let files = ProjectFiles(request)
-        let (list, searched, named) = manifests(request, files: files)
-        guard !list.isEmpty else { return Discovery() }
+        let found = manifests(request, files: files)
+        let list = found.list
+        guard !list.isEmpty || !found.notes.isEmpty else { return Discovery() }
         var units = ManifestUnits(files: files, entitlements: EntitlementsCache(files: files, limits: request.reading.limits))
-        units.searched = Set(searched.map(files.shown))
-        units.named = named
+        units.searched = Set(found.searched.map(files.shown))
+        units.named = found.named
+        units.problems += found.notes
         let xcconfigs = XCConfigLoader(files: files)
         var helpersOfRoot: [String: (ManifestDefinitions, [String])] = [:]
-        var read: [String] = []
+        var read: [String] = found.workspaceFiles
         var unread = UnreadTargets()
         var all: [ManifestTarget] = []
         for manifest in list {
@@ -74,10 +115,14 @@ public struct TuistSource: DiscoverySource {
             let file = TuistFile(bytes: bytes, shown: files.shown(manifest))
             file.define(into: &definitions)
             let workspace = ProjectFiles.join(root, "Workspace.swift")
-            let family = files.kind(workspace) == .file ? workspace : files.absolute(manifest)
+            let listing = found.workspaces[files.absolute(manifest)]
+            let family = listing?.path ?? (files.kind(workspace) == .file ? workspace : files.absolute(manifest))
             var reader = TuistReader(definitions: definitions, manifest: files.shown(manifest), manifestFolder: folder, root: root,
                                      files: files, xcconfigs: xcconfigs, family: family)
-            let targets = reader.targets(of: file)
+            var targets = reader.targets(of: file)
+            if let listing {
+                for i in targets.indices { targets[i].declared.workspace = .init(value: listing.name, source: "Workspace at \(listing.place)") }
+            }
             units.problems += reader.notes
             unread.add(reader.unread)
             if let generated = generated(by: manifest, files: files) {
@@ -115,7 +160,7 @@ public struct TuistSource: DiscoverySource {
     }
 
     /// The constants and functions of `Tuist/ProjectDescriptionHelpers/**.swift` below `root`.
-    private func helpers(root: String, files: ProjectFiles) -> (ManifestDefinitions, [String]) {
+    func helpers(root: String, files: ProjectFiles) -> (ManifestDefinitions, [String]) {
         var definitions = ManifestDefinitions()
         var read: [String] = []
         for name in ["Tuist", "tuist"] {
