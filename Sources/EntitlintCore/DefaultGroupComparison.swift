@@ -127,7 +127,7 @@ public struct DefaultGroupComparison: Sendable, Hashable {
 
     /// The variable references left in `s`, as written: equal sets mean the same form.
     static func references(_ s: String) -> [String] {
-        guard s.utf8.contains(UInt8(ascii: "$")) || s.utf8.contains(UInt8(ascii: "{")) || s.utf8.contains(UInt8(ascii: "#")) else { return [] }
+        guard VariableExpander.mayContainReference(s) else { return [] }
         return VariableExpander.references(in: s).map(\.written).sorted()
     }
 }

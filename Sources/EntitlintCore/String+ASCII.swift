@@ -35,6 +35,12 @@ extension String {
         return utf8.contains(byte)
     }
 
+    /// Whether the string holds a byte past ASCII (a scalar above U+007F), over the contiguous
+    /// UTF-8 bytes.
+    public var hasNonASCII: Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0x80 } } ?? utf8.contains { $0 >= 0x80 }
+    }
+
     /// Whether the string holds the ASCII sequence `s` (a byte scan, without Foundation).
     public func containsASCII(sequence s: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)

@@ -98,23 +98,45 @@ extension LintRun {
     public static func resolvingFixes(_ outcome: LintOutcome) -> LintOutcome {
         guard outcome.result.findings.contains(where: { $0.fix.map { !$0.operations.isEmpty && $0.edits.isEmpty } ?? false }) else { return outcome }
         var out = outcome
-        var engine = FixEngine(request: LintRequest(), fixing: FixRequest(unsafe: true, write: false), root: outcome.options.projectRoot(),
-                               virtualFiles: outcome.options.virtualFiles, maxBytes: outcome.options.limits.maxBytes)
-        // One map per file, made once: a file with thousands of fixable findings is scanned once,
-        // so placing the fixes stays linear in the file's size.
-        var maps: [String: PlistSourceMap?] = [:]
-        for i in out.result.findings.indices {
-            guard let fix = out.result.findings[i].fix, !fix.operations.isEmpty, fix.edits.isEmpty else { continue }
-            let f = out.result.findings[i]
-            let absolute = Paths.absolute(f.path)
-            if maps[absolute] == nil {
-                maps[absolute] = .some(engine.original(absolute, shown: f.path, noticing: false).flatMap { PlistSourceMap(bytes: $0) })
-            }
-            if let map = maps[absolute] ?? nil,
-               let edits = FixResolver.edits(fix.operations, map: map, path: f.path) {
-                out.result.findings[i].fix?.edits = edits
+        let findings = outcome.result.findings
+        let cwd = Paths.currentDirectory()
+        // The findings to place, by file, files in order of first appearance: one map per file,
+        // made once, so a file with thousands of fixable findings is scanned once and placing
+        // the fixes stays linear in the file's size. Files are independent: one per task.
+        var files: [(absolute: String, shown: String, findings: [Int])] = []
+        var fileIndex: [String: Int] = [:]
+        for i in findings.indices {
+            guard let fix = findings[i].fix, !fix.operations.isEmpty, fix.edits.isEmpty else { continue }
+            let absolute = Paths.absolute(findings[i].path, cwd: cwd)
+            if let k = fileIndex[absolute] {
+                files[k].findings.append(i)
             } else {
-                out.result.findings[i].fix = nil
+                fileIndex[absolute] = files.count
+                files.append((absolute, findings[i].path, [i]))
+            }
+        }
+        let slots = UnsafeMutableBufferPointer<[[Finding.Edit]?]>.allocate(capacity: files.count)
+        slots.initialize(repeating: [])
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let placed = slots
+        nonisolated(unsafe) let options = outcome.options
+        nonisolated(unsafe) let root = options.projectRoot()
+        let work = files
+        Parallel.forEach(work.count, jobs: options.parallel ? options.jobs : 1) { k in
+            var engine = FixEngine(request: LintRequest(), fixing: FixRequest(unsafe: true, write: false), root: root,
+                                   virtualFiles: options.virtualFiles, maxBytes: options.limits.maxBytes)
+            let map = engine.original(work[k].absolute, shown: work[k].shown, noticing: false).flatMap { PlistSourceMap(bytes: $0) }
+            placed[k] = work[k].findings.map { i in
+                map.flatMap { FixResolver.edits(findings[i].fix!.operations, map: $0, path: findings[i].path) }
+            }
+        }
+        for k in work.indices {
+            for (n, i) in work[k].findings.enumerated() {
+                if let edits = placed[k][n] {
+                    out.result.findings[i].fix?.edits = edits
+                } else {
+                    out.result.findings[i].fix = nil
+                }
             }
         }
         return out

@@ -26,4 +26,22 @@ final class UnresolvedNoticesTests: XCTestCase {
             XCTAssertEqual(Linter.unresolvedNotices(units, jobs: jobs), one, "jobs \(jobs)")
         }
     }
+
+    /// The references are listed in document order, through nested dicts and arrays, each once,
+    /// at its first use.
+    func testReferencesComeInDocumentOrderThroughNesting() throws {
+        let doc = try PropertyListReader.parse(Array("""
+            <plist><dict>
+            <key>a</key><array><string>$(FIRST)</string><dict><key>b</key><string>$(SECOND).$(FIRST)</string></dict></array>
+            <key>c</key><dict/>
+            <key>d</key><array/>
+            <key>e</key><dict><key>f</key><array><array><string>${THIRD}</string></array></array></dict>
+            <key>g</key><string>$(SECOND)</string>
+            </dict></plist>
+            """.utf8))
+        let unit = SigningUnit(name: "U", entitlementsPath: "U.entitlements", document: doc)
+        let refs = unit.unresolvedReferences()
+        XCTAssertEqual(refs.map(\.text), ["$(FIRST)", "$(SECOND)", "${THIRD}"])
+        XCTAssertEqual(refs.map(\.location.line), [2, 2, 5])
+    }
 }

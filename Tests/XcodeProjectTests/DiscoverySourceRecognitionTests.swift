@@ -36,6 +36,18 @@ final class DiscoverySourceRecognitionTests: XCTestCase {
         XCTAssertFalse(([] as [any DiscoverySource]).isProjectFile("project.yml"))
     }
 
+    /// Names are matched against the whole last component of a path, as written (case counts),
+    /// with trailing slashes ignored: never a suffix of a longer name.
+    func testNamesMatchTheWholeLastComponent() {
+        let r = FileRecognition(names: ["BUILD", "project.yml", "Project.swift"])
+        for path in ["BUILD", "a/BUILD", "/abs/x/BUILD", "a/BUILD/", "project.yml", "x/project.yml", "Project.swift", "é/Project.swift"] {
+            XCTAssertTrue(r.matches(path), path)
+        }
+        for path in ["XBUILD", "a/XBUILD", "build", "a/BUILD.txt", "myproject.yml", "a/my-project.yml", "project.swift", "", "/"] {
+            XCTAssertFalse(r.matches(path), path)
+        }
+    }
+
     /// A source that only takes named paths whole, as built products are.
     struct ProductsOnly: DiscoverySource {
         var name: String { "products" }

@@ -30,7 +30,11 @@ public enum DocumentReader {
                 return checked(profile)
             }
             if let problem = entitlementsRootProblem(doc.root) { return .failed(reason: problem, location: doc.root.location) }
-            if let (problem, location) = oversizedEntitlementString(in: doc.root) { return .failed(reason: problem, location: location) }
+            // No key or string of a document has more UTF-8 bytes than 4 per byte of its file (a
+            // character of any encoding takes a byte at least and 4 UTF-8 bytes at most; escapes
+            // shrink; entities other than XML's five are refused), so a file that small has none.
+            if bytes.count * 4 > maxEntitlementStringBytes,
+               let (problem, location) = oversizedEntitlementString(in: doc.root) { return .failed(reason: problem, location: location) }
             return .entitlements(doc)
         } catch {
             return .failed(reason: RunLimits.explain(error.reason, error.limit), location: error.location)

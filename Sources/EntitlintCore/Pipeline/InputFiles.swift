@@ -25,6 +25,25 @@ public enum InputFiles {
         return Array(path.utf8).withUnsafeBufferPointer(check)
     }
 
+    /// Whether the last component of `path` (trailing slashes ignored) is exactly one of `names`
+    /// (bytes, compared as written), without building the base name.
+    public static func hasBaseName(_ path: String, in names: [[UInt8]]) -> Bool {
+        func check(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            var end = b.count
+            while end > 1 && b[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            for n in names where end >= n.count {
+                let start = end - n.count
+                guard start == 0 || b[start - 1] == UInt8(ascii: "/") else { continue }
+                var ok = true
+                for k in 0..<n.count where b[start + k] != n[k] { ok = false; break }
+                if ok { return true }
+            }
+            return false
+        }
+        if let answer = path.utf8.withContiguousStorageIfAvailable(check) { return answer }
+        return Array(path.utf8).withUnsafeBufferPointer(check)
+    }
+
     package static let walkedExtensions: [[UInt8]] = (entitlementsExtensions.sorted() + profileExtensions.sorted()).map { Array($0.utf8) }
 
     package static func ext(_ path: String) -> String {

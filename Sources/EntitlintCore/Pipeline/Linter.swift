@@ -21,7 +21,12 @@ public struct Linter: Sendable {
     /// directives applied, sorted, and cut at `plan.maxFindings` (`omitted`: how many were cut);
     /// `units`: the units the run reported on (`UnitPlan.reportedUnits`), in plan order.
     public func run(_ plan: UnitPlan) -> (findings: [Finding], omitted: Int, units: [SigningUnit]) {
-        let stage = RuleStage(rules: rules)
+        // A rule the run does not report (set to `off`, or opt-in and not named) is not run:
+        // its findings would all be dropped, and rules do not read each other's findings.
+        let stage = RuleStage(rules: rules.filter { r in
+            let d = type(of: r).description
+            return d.isEnabled(by: severityOverrides[d.id])
+        })
         let reported = plan.reportedUnits
         var (findings, contexts) = stage.unitFindings(plan)
         findings += stage.projectFindings(plan, contexts: contexts)

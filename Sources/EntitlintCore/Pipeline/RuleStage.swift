@@ -24,6 +24,25 @@ public struct RuleStage: Sendable {
         }
     }
 
+    /// The rules that check each kind of unit (`checks`), filtered once.
+    private struct RuleLists {
+        let all: [any Rule], allBuilt: [any Rule], deadFile: [any Rule], fileAlone: [any Rule]
+        init(_ rules: [any Rule]) {
+            all = rules.filter { RuleStage.checks($0, .all) }
+            allBuilt = rules.filter { RuleStage.checks($0, .all, built: true) }
+            deadFile = rules.filter { RuleStage.checks($0, .deadFile) }
+            fileAlone = rules.filter { RuleStage.checks($0, .fileAlone) }
+        }
+        func rules(_ checks: PlannedUnit.Checks, built: Bool) -> [any Rule] {
+            switch checks {
+            case .all: return built ? allBuilt : all
+            case .deadFile: return deadFile
+            case .fileAlone: return fileAlone
+            case .none: return []
+            }
+        }
+    }
+
     /// The findings of the per-unit rules on every planned unit, one unit per task on `plan.jobs`
     /// threads, in plan order. A dead file gets the one finding that says so (what else it holds
     /// is nobody's problem); a variant the rules that need no facts; a context unit none. A
@@ -36,12 +55,14 @@ public struct RuleStage: Sendable {
         let units = plan.units
         let perUnit = UnsafeMutableBufferPointer<[Finding]>.allocate(capacity: units.count)
         perUnit.initialize(repeating: [])
-        defer { perUnit.deallocate() }
+        defer { perUnit.deinitialize(); perUnit.deallocate() }
         let kept = UnsafeMutableBufferPointer<UnitContext?>.allocate(capacity: units.count)
         kept.initialize(repeating: nil)
         defer { kept.deinitialize(); kept.deallocate() }
         nonisolated(unsafe) let slots = perUnit, contextSlots = kept
-        let rules = self.rules
+        // Each kind of unit's rule list, chosen once per run rather than rule by rule per unit:
+        // asking a rule whether it is a project rule copies it out of its existential box.
+        let lists = RuleLists(rules)
         let lock = plan.lock, settings = plan.settings, codeIndex = plan.codeIndex
         Parallel.forEach(units.count, jobs: plan.jobs) { i in
             // Fields read one by one: copying the whole planned unit costs a retain per field.
@@ -54,9 +75,10 @@ public struct RuleStage: Sendable {
             }
             var found: [Finding] = []
             let built = units[i].unit.artifact != nil
-            for rule in rules where Self.checks(rule, checks, built: built) {
+            let list = lists.rules(checks, built: built)
+            for k in list.indices {
                 // Most rules find nothing: appending their empty array still made a new buffer.
-                let result = FactGate.check(rule, context)
+                let result = FactGate.check(list[k], context)
                 if !result.isEmpty { found += result }
             }
             if units[i].lineless {

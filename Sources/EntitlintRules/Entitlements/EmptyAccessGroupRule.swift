@@ -58,7 +58,7 @@ struct EmptyAccessGroupRule: Rule {
 
     /// The first invisible scalar of `s`, if any (ASCII strings are rejected by a byte scan).
     static func firstInvisible(_ s: String) -> Unicode.Scalar? {
-        guard s.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard s.hasNonASCII else { return nil }
         return s.unicodeScalars.first(where: isInvisible)
     }
 
@@ -73,7 +73,8 @@ struct EmptyAccessGroupRule: Rule {
 
     /// A prefix with nothing after it: a prefix variable alone, or a literal `ABCDE12345.`.
     static func isPrefixAlone(_ s: String) -> Bool {
-        if prefixVariables.contains(s) { return true }
+        // A prefix variable alone is at most 23 bytes: longer values are not hashed.
+        if s.utf8.count <= 23 && prefixVariables.contains(s) { return true }
         return s.utf8.count == 11 && s.hasSuffix(".") && String(s.dropLast()).isTeamIDLike
     }
 

@@ -45,7 +45,7 @@ struct EmptySettingInGroupRule: Rule {
         guard let empty = context.unit.origin?.emptySettings, !empty.isEmpty else { return [] }
         var out: [Finding] = []
         for items in [context.keychainGroups, context.appGroups] {
-            for item in items where item.value.utf8.contains(UInt8(ascii: "$")) {
+            for item in items where item.value.containsASCII("$") {
                 let names = VariableExpander.references(in: item.value).map { VariableExpander.baseName($0.name) }.filter { empty[$0] != nil }
                 guard !names.isEmpty else { continue }
                 let value = context.expanded(item).text

@@ -42,13 +42,17 @@ public struct FileRecognition: Sendable {
     /// The last extension of each name that has one, as bytes: most paths of a walk are turned
     /// away by `InputFiles.hasExtension` without building their base name.
     private let nameExtensionBytes: [[UInt8]]
-    private let dotless: [String]
+    /// The names without an extension, as bytes.
+    private let dotless: [[UInt8]]
+    /// Every name, as bytes.
+    private let nameBytes: [[UInt8]]
 
     public init(names: [String] = [], extensions: [String] = []) {
         self.names = names
         self.extensions = extensions
         extensionBytes = extensions.map { Array($0.lowercased().utf8) }
-        dotless = names.filter { !$0.contains(".") }
+        dotless = names.filter { !$0.contains(".") }.map { Array($0.utf8) }
+        nameBytes = names.map { Array($0.utf8) }
         nameExtensionBytes = names.compactMap { n in n.lastIndex(of: ".").map { Array(n[n.index(after: $0)...].lowercased().utf8) } }
     }
 
@@ -59,9 +63,9 @@ public struct FileRecognition: Sendable {
 
     public func matches(_ path: String) -> Bool {
         if !extensionBytes.isEmpty, InputFiles.hasExtension(path, in: extensionBytes) { return true }
-        if !dotless.isEmpty, dotless.contains(Paths.baseName(path)) { return true }
+        if !dotless.isEmpty, InputFiles.hasBaseName(path, in: dotless) { return true }
         guard !nameExtensionBytes.isEmpty, InputFiles.hasExtension(path, in: nameExtensionBytes) else { return false }
-        return names.contains(Paths.baseName(path))
+        return InputFiles.hasBaseName(path, in: nameBytes)
     }
 }
 
