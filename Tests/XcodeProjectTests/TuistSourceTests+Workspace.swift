@@ -75,6 +75,16 @@ extension TuistSourceTests {
         try assertWorkspaceRead(try lint(dir.appendingPathComponent("Workspace.swift")))
     }
 
+    /// A `Project.swift` named alone is read as the walk reads it: its targets, and what they
+    /// depend on in other projects.
+    func testAManifestNamedAloneReadsItsTargets() throws {
+        let dir = try Fixture.temporaryDirectory(self)
+        try writeWorkspace(dir)
+        let result = try lint(dir.appendingPathComponent("App/Project.swift"))
+        XCTAssertTrue(Set(result.units.map(\.name)).isSuperset(of: ["App (Debug)", "App (Release)"]), "\(result.units.map(\.name))")
+        XCTAssertEqual(try unit(result, "App (Debug)").entitlementsPath.hasSuffix("App/App.entitlements"), true)
+    }
+
     func testGlobsMatchFolderNamesAndAnyDepth() {
         XCTAssertTrue(TuistWorkspace.matches(["**"], ["A", "B"]))
         XCTAssertTrue(TuistWorkspace.matches(["**"], []))

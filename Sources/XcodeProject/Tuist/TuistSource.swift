@@ -43,6 +43,11 @@ public struct TuistSource: DiscoverySource {
         var m = Manifests()
         m.list = request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }
         var known = Set(m.list.map(files.absolute))
+        // A manifest named on the command line alone (a project file named alone is not among the run's files).
+        for path in request.paths where Paths.baseName(path) == "Project.swift" && !request.isExcluded(path) {
+            let abs = files.absolute(path)
+            if files.kind(abs) == .file, known.insert(abs).inserted { m.list.append(path) }
+        }
         let named = NamedFiles(request, files: files)
         m.named = named.paths
         // Walked, or named on the command line (a project file named alone is not among the run's files).
