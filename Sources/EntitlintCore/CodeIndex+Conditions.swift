@@ -39,11 +39,12 @@ final class MacroNameTable: @unchecked Sendable {
 
 extension CodeIndex {
     /// What decides the `#if`s of the code of `sources` in its configuration: its Swift
-    /// conditions, its preprocessor macros, and the macro names its C-family files define (not
+    /// conditions, its preprocessor macros (C and C++ apart), and the macro names its C-family files define (not
     /// known when a file was not read or the project does not say everything the unit compiles:
     /// a header out of sight may define any name).
     func conditionFacts(_ sources: UnitSources) -> ConditionFacts {
         ConditionFacts(swift: sources.compilationConditions, macros: sources.preprocessorMacros,
-                       codeMacros: sources.isComplete ? macroTable.names(in: sources.files) : nil)
+                       codeMacros: sources.isComplete ? macroTable.names(in: sources.files) : nil,
+                       cplusplusMacros: .some(sources.cplusplusMacros))
     }
 }

@@ -38,13 +38,18 @@ public struct ProjectExampleUnit: Sendable, Hashable {
     /// The preprocessor macros the configuration's build settings define for Objective-C and C
     /// (`GCC_PREPROCESSOR_DEFINITIONS`), name to value; nil: not known.
     public var macros: [String: String]?
+    /// The Swift active compilation conditions of the configuration (`SWIFT_ACTIVE_COMPILATION_CONDITIONS`);
+    /// nil: not known.
+    public var swiftConditions: Set<String>?
 
     public init(_ target: String, kind: UnitOrigin.Kind = .app, bundleID: String? = nil, teamID: String? = nil, host: String? = nil,
                 platform: Platform = .iOS, configuration: String = "Release", entitlements: String,
-                sources: [String: String]? = nil, infoPlist: [String: String] = [:], macros: [String: String]? = nil) {
+                sources: [String: String]? = nil, infoPlist: [String: String] = [:], macros: [String: String]? = nil,
+                swiftConditions: Set<String>? = nil) {
         self.sources = sources
         self.infoPlist = infoPlist
         self.macros = macros
+        self.swiftConditions = swiftConditions
         self.target = target
         self.kind = kind
         self.bundleID = bundleID

@@ -230,13 +230,14 @@ public final class CodeIndex: @unchecked Sendable {
         var allResolved = true
         var cut: [CodeSite: String] = [:]
         for (path, source) in files {
+            let fileFacts = resolver?.conditions(in: path) ?? facts.forFile(path)
             for site in source.groups {
                 // A place under an `#if` whose condition is false here is not compiled.
-                if site.condition?.holds(facts) == false { continue }
+                if site.condition?.holds(fileFacts) == false { continue }
                 var whole = resolution?.resolve(site.value, in: path, line: site.line)
                     ?? ResolvedString(value: nil, unknown: StringResolution.exhausted, usesInfoPlist: false, isLiteralAtSite: false,
                                       steps: [], limit: StringResolution.exhausted)
-                if let c = site.condition { whole.compiledUnder(c, undecided: c.holds(facts) == nil ? c.text : nil) }
+                if let c = site.condition { whole.compiledUnder(c, undecided: c.holds(fileFacts) == nil ? c.text : nil) }
                 // A value set: one use per possible value, at the same place.
                 for var r in whole.alternatives.isEmpty ? [whole] : whole.alternatives {
                     if let limit = r.limit { cut[CodeSite(path: path, line: site.line, column: site.column)] = limit }

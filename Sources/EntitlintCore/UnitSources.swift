@@ -28,6 +28,9 @@ public struct UnitSources: Sendable, Hashable {
     /// build settings (`GCC_PREPROCESSOR_DEFINITIONS`, `-D` of `OTHER_CFLAGS`), name to value: what
     /// decides those files' `#if` branches with the code's own `#define`s; nil when not known.
     public var preprocessorMacros: [String: String]?
+    /// The same for its C++ and Objective-C++ compiles (`.mm`, `.cpp`, ...), whose flags are
+    /// `OTHER_CPLUSPLUSFLAGS` (`$(OTHER_CFLAGS)` unless set) in place of `OTHER_CFLAGS`; nil when not known.
+    public var cplusplusMacros: [String: String]?
 
     public init(files: [String] = [], missing: [String] = [], unscanned: [String] = [], infoPlistPath: String? = nil,
                 infoPlist: [String: String] = [:]) {

@@ -62,7 +62,8 @@ public struct KeychainGroupSite: Sendable, Hashable {
     /// `KeychainSwift accessGroup`, `Valet sharedGroupIdentifier`, ...
     public var api: String
     public var value: StringExpression
-    /// The `#if` condition the place is compiled under (Objective-C and C), nil when it is in none.
+    /// The `#if` condition the place is compiled under (the enclosing `#if`/`#elseif`/`#else`
+    /// branches, nested ones joined with `&&`), nil when it is in none.
     public var condition: CompilationCondition?
 
     public init(line: Int, column: Int, api: String, value: StringExpression, condition: CompilationCondition? = nil) {

@@ -55,7 +55,7 @@ struct MemberNames {
 struct LocksmithProperties {
     /// Types (by path) whose declaration or an extension in this file adopts a storable protocol.
     private var types = Set<[String]>()
-    private var accessGroups: [(token: Int, path: [String], value: StringExpression)] = []
+    private var accessGroups: [(token: Int, path: [String], value: StringExpression, condition: CompilationCondition?)] = []
 
     /// Records `path` as a Locksmith storable type when the clause after its name (`: A, B where
     /// Self: C`, up to the body's `{`, at most 64 tokens) names a protocol ending in `SecureStorable`.
@@ -72,9 +72,10 @@ struct LocksmithProperties {
         }
     }
 
-    /// A property named `accessGroup` (stored or computed), whose name is token `token`.
-    mutating func noteAccessGroup(token: Int, path: [String], value: StringExpression) {
-        accessGroups.append((token, path, value))
+    /// A property named `accessGroup` (stored or computed), whose name is token `token`, declared
+    /// under the `#if` condition `condition` (nil: none).
+    mutating func noteAccessGroup(token: Int, path: [String], value: StringExpression, condition: CompilationCondition?) {
+        accessGroups.append((token, path, value, condition))
     }
 
     /// The `accessGroup` properties of Locksmith storable types as group sites, with the type
@@ -88,7 +89,7 @@ struct LocksmithProperties {
             if case .unknown("nil") = property.value { continue }
             let t = src.tokens[property.token]
             sites.append((KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: "Locksmith accessGroup property",
-                                            value: property.value), property.path))
+                                            value: property.value, condition: property.condition), property.path))
         }
         return sites
     }

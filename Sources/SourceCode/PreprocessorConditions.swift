@@ -9,19 +9,53 @@ public struct ConditionFacts: Sendable, Hashable {
     /// The Swift active compilation conditions (`SWIFT_ACTIVE_COMPILATION_CONDITIONS`, `-D` of
     /// `OTHER_SWIFT_FLAGS`); nil when not known.
     public var swift: Set<String>?
-    /// The preprocessor macros the build settings define (`GCC_PREPROCESSOR_DEFINITIONS`), name to
-    /// value (`1` for a name given without one); nil when not known.
+    /// The preprocessor macros the build settings define for C and Objective-C compiles
+    /// (`GCC_PREPROCESSOR_DEFINITIONS`, `-D`/`-U` of `OTHER_CFLAGS`), name to value (`1` for a name
+    /// given without one); nil when not known.
     public var macros: [String: String]?
     /// The macro names some C-family file of the unit `#define`s or `#undef`s: their value is the
     /// code's, not the settings'. Nil when that is not known (a file unread, a file the project
     /// lists missing, code out of reach): then a macro the settings do not define may be defined
     /// by code the scan did not see.
     public var codeMacros: Set<String>?
+    /// The macros of the C++ and Objective-C++ compiles (`.mm`, `.cpp`, `.cc`, `.cxx`), which read
+    /// `OTHER_CPLUSPLUSFLAGS` in place of `OTHER_CFLAGS`; nil when not known. `macros` is then what
+    /// the C and Objective-C compiles get.
+    public var cplusplusMacros: [String: String]?
 
-    public init(swift: Set<String>? = nil, macros: [String: String]? = nil, codeMacros: Set<String>? = nil) {
+    /// `cplusplusMacros` not given: the C++ compiles get `macros` too.
+    public init(swift: Set<String>? = nil, macros: [String: String]? = nil, codeMacros: Set<String>? = nil,
+                cplusplusMacros: [String: String]?? = nil) {
         self.swift = swift
         self.macros = macros
         self.codeMacros = codeMacros
+        self.cplusplusMacros = cplusplusMacros ?? macros
+    }
+
+    /// The extensions of the files compiled as C++ or Objective-C++, and of C++-only headers.
+    static let cplusplusExtensions = [".mm", ".cc", ".cpp", ".cxx", ".hpp", ".hh"]
+
+    /// What decides the `#if`s of the file at `path`: a C++ or Objective-C++ file reads the C++
+    /// macros; a `.h` header, which C and C++ files alike may include, knows only the macros both
+    /// define alike (a macro they differ on is undecided there); any other file the C macros.
+    /// Swift files read only `swift`, which is the same in all.
+    public func forFile(_ path: String) -> ConditionFacts {
+        guard cplusplusMacros != macros else { return self }
+        let lower = path.lowercased()
+        var out = self
+        out.cplusplusMacros = nil
+        if Self.cplusplusExtensions.contains(where: { lower.hasSuffix($0) }) {
+            out.macros = cplusplusMacros
+        } else if lower.hasSuffix(".h"), let c = macros, let cpp = cplusplusMacros {
+            let differing = Set(c.keys).union(cpp.keys).filter { c[$0] != cpp[$0] }
+            out.macros = c.filter { !differing.contains($0.key) }
+            // A name either compile may give another value is not known here, however the code's
+            // own `#define`s are known.
+            out.codeMacros = codeMacros?.union(differing)
+        } else if lower.hasSuffix(".h") {
+            out.macros = nil
+        }
+        return out
     }
 
     /// Macro names a compiler or an SDK header defines (`__OBJC__`, `TARGET_OS_IOS`,

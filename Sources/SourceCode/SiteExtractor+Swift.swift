@@ -169,7 +169,7 @@ extension SiteExtractor {
         } else if src.isPunct(j, UInt8(ascii: "=")) {
             let extent = statementEnd(j + 1, conditional: conditional)
             let value = read(extent)
-            if member, name == "accessGroup" { locksmith.noteAccessGroup(token: k, path: typePath, value: scopes.classify(value)) }
+            if member, name == "accessGroup" { locksmith.noteAccessGroup(token: k, path: typePath, value: scopes.classify(value), condition: conditions.effective) }
             if !member, src.isWord(j + 1, "LocksmithRequest"), src.isPunct(j + 2, UInt8(ascii: "(")), !scopes.blocks.isEmpty {
                 scopes.declareRequest(name)
             }
@@ -282,7 +282,7 @@ extension SiteExtractor {
         let path = Array(block.getterPath.dropLast())
         value = scopes.classify(value)
         members.typeConstants[path, default: []].insert(name)
-        if name == "accessGroup" { locksmith.noteAccessGroup(token: block.getterToken, path: path, value: value) }
+        if name == "accessGroup" { locksmith.noteAccessGroup(token: block.getterToken, path: path, value: value, condition: conditions.effective) }
         result.definitions.append(StringDefinition(path: block.getterPath, line: Int(src.tokens[block.getterToken].line), value: value,
                                                    condition: conditions.effective))
         members.wait(.definition(result.definitions.count - 1), in: path, locals: [])

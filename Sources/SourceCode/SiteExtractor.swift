@@ -94,7 +94,7 @@ struct SiteExtractor {
         let t = src.tokens[i]
         let value = scopes.classify(value)
         result.groups.append(KeychainGroupSite(line: Int(t.line), column: Int(t.column), api: api, value: value,
-                                               condition: swift ? nil : conditions.effective))
+                                               condition: conditions.effective))
         members.wait(.group(result.groups.count - 1), in: typePath, locals: scopes.localConstants(in: value))
     }
 

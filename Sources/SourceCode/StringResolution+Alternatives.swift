@@ -14,7 +14,7 @@ extension StringResolution {
         for a in list {
             var undecided: String?
             if let c = a.condition {
-                switch c.holds(resolver.conditions) {
+                switch c.holds(resolver.conditions(in: file)) {
                 case false?: continue
                 case nil: undecided = c.text
                 case true?: break
@@ -94,7 +94,7 @@ extension StringResolution {
     /// (`#if BETA static let g = "A" #else static let g = "B" #endif`), each is a possible value,
     /// undecided when its condition is; else they must agree, as any candidates.
     mutating func conditioned(_ list: [Int], shown: String, depth: Int, state: inout State) -> Outcome {
-        let kept = list.filter { resolver.entries[$0].definition.condition?.holds(resolver.conditions) != false }
+        let kept = list.filter { resolver.entries[$0].definition.condition?.holds(resolver.conditions(in: resolver.entries[$0].file)) != false }
         if kept.isEmpty { return .unknown("no definition of \(shown) is compiled in this configuration") }
         let allConditioned = kept.allSatisfy { resolver.entries[$0].definition.condition != nil }
         guard allConditioned, kept.count <= Alternative.maxValues else { return agreeing(kept, shown: shown, depth: depth, state: &state) }
@@ -105,7 +105,7 @@ extension StringResolution {
                 return .unknown("\(shown) is defined in terms of itself")
             }
             let condition = resolver.entries[index].definition.condition!
-            let undecided = condition.holds(resolver.conditions) == nil ? condition.text : nil
+            let undecided = condition.holds(resolver.conditions(in: resolver.entries[index].file)) == nil ? condition.text : nil
             state.visiting.insert(index)
             let r = definition(index, depth: depth, state: &state)
             state.visiting.remove(index)

@@ -36,6 +36,9 @@ public struct StringResolver: Sendable {
     let infoPlist: [String: String]
     /// What decides the unit's `#if` branches (Swift flags, C macros).
     let conditions: ConditionFacts
+    /// `conditions` for the files whose C++ or header macros differ (`ConditionFacts.forFile`),
+    /// by path; a file not here reads `conditions`.
+    private let fileConditions: [String: ConditionFacts]
     /// The unit's type aliases by name: what each names and where; nil for a name that several
     /// aliases give different targets (not followed).
     let aliases: [String: (target: [String], file: String, line: Int)?]
@@ -46,7 +49,16 @@ public struct StringResolver: Sendable {
     /// undecided); `facts`, when given, what decides every `#if` (Swift and C), in their place.
     public init(files: [(path: String, source: ScannedSource)], infoPlist: [String: String], conditions: Set<String>? = nil,
                 facts: ConditionFacts? = nil) {
-        self.conditions = facts ?? ConditionFacts(swift: conditions)
+        let unitFacts = facts ?? ConditionFacts(swift: conditions)
+        self.conditions = unitFacts
+        var byFile: [String: ConditionFacts] = [:]
+        if unitFacts.cplusplusMacros != unitFacts.macros {
+            for (path, _) in files where SourceLanguage(path: path) == .objectiveC {
+                let own = unitFacts.forFile(path)
+                if own != unitFacts { byFile[path] = own }
+            }
+        }
+        fileConditions = byFile
         var entries: [Entry] = []
         for (path, source) in files {
             for definition in source.definitions where !definition.path.isEmpty {
@@ -81,6 +93,11 @@ public struct StringResolver: Sendable {
             return (expanded, "typealias \(name) = \(alias.target.joined(separator: ".")) (\(alias.file):\(alias.line))")
         }
         return nil
+    }
+
+    /// What decides the `#if`s of the file at `path` (C++ files and headers may differ from the rest).
+    public func conditions(in path: String) -> ConditionFacts {
+        fileConditions[path] ?? conditions
     }
 
     /// The work building the index took (entries and names indexed).

@@ -153,8 +153,13 @@ final class SettingsEvaluator {
             return part
         }
         if let b = builtins[name] { return Part(text: b, isSet: true) }
+        if let other = Self.fallbacks[name] { return evaluateTop(other, depth: depth + 1) }
         return Part(text: "", isSet: false)
     }
+
+    /// Settings whose default, when no level sets them (or at the bottom of their `$(inherited)`),
+    /// is another setting's value: `OTHER_CPLUSPLUSFLAGS` defaults to `$(OTHER_CFLAGS)` in Xcode.
+    static let fallbacks = ["OTHER_CPLUSPLUSFLAGS": "OTHER_CFLAGS"]
 
     /// Expands the references in `text`, the value of `setting` at `index`.
     func expand(_ text: String, setting: String, index: Int, depth: Int) -> Part {

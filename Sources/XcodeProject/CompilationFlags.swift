@@ -34,17 +34,19 @@ enum CompilationFlags {
         return out
     }
 
-    /// The preprocessor macros of one configuration's Objective-C and C compiles, name to value
+    /// The preprocessor macros of one configuration's compiles of one C-family language, name to value
     /// (`1` for a name given without one, as `-DNAME` does): the words of
     /// `GCC_PREPROCESSOR_DEFINITIONS` and `GCC_PREPROCESSOR_DEFINITIONS_NOT_USED_IN_PRECOMPS`
     /// (`NAME` or `NAME=VALUE`, `$(inherited)` expanded by the evaluator), then `-D`/`-U` of
-    /// `OTHER_CFLAGS`. Nil when a setting cannot be evaluated, or when the compile reads a header
-    /// the unit's file list may not hold first (`GCC_PREFIX_HEADER`, `-include`, `-imacros`).
-    static func preprocessorMacros(_ settings: SettingsEvaluator) -> [String: String]? {
+    /// `flags`: `OTHER_CFLAGS` for C and Objective-C, `OTHER_CPLUSPLUSFLAGS` for C++ and
+    /// Objective-C++ (which Xcode passes in its place; its default is `$(OTHER_CFLAGS)`, see
+    /// `SettingsEvaluator.fallbacks`). Nil when a setting cannot be evaluated, or when the compile
+    /// reads a header the unit's file list may not hold first (`GCC_PREFIX_HEADER`, `-include`, `-imacros`).
+    static func preprocessorMacros(_ settings: SettingsEvaluator, flags: String = "OTHER_CFLAGS") -> [String: String]? {
         var out: [String: String] = [:]
         let prefix = settings.resolve("GCC_PREFIX_HEADER")
         guard prefix.problem == nil, prefix.undefined.isEmpty, (prefix.value ?? "").isEmpty else { return nil }
-        for name in ["GCC_PREPROCESSOR_DEFINITIONS", "GCC_PREPROCESSOR_DEFINITIONS_NOT_USED_IN_PRECOMPS", "OTHER_CFLAGS"] {
+        for name in ["GCC_PREPROCESSOR_DEFINITIONS", "GCC_PREPROCESSOR_DEFINITIONS_NOT_USED_IN_PRECOMPS", flags] {
             let r = settings.resolve(name)
             guard r.problem == nil, r.undefined.isEmpty else { return nil }
             guard let value = r.value else {
@@ -53,7 +55,7 @@ enum CompilationFlags {
             }
             let words = shellWords(value)
             guard words.count < 1024 else { return nil }
-            if name != "OTHER_CFLAGS" {
+            if name != flags {
                 for w in words { define(w, in: &out) }
                 continue
             }

@@ -21,6 +21,7 @@ extension ProjectUnitBuilder {
         var sources = UnitSources(files: list.files, missing: list.missing, unscanned: list.unscanned)
         sources.compilationConditions = CompilationFlags.swiftConditions(settings)
         sources.preprocessorMacros = CompilationFlags.preprocessorMacros(settings)
+        sources.cplusplusMacros = CompilationFlags.preprocessorMacros(settings, flags: "OTHER_CPLUSPLUSFLAGS")
         if let base = config.baseConfiguration, Paths.baseName(base).hasPrefix("Pods-"), !target.code.cocoaPods {
             sources.unscanned.append("CocoaPods (\(Paths.baseName(base)))")
         }

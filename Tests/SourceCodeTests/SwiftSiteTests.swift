@@ -16,6 +16,36 @@ final class SwiftSiteTests: XCTestCase {
         XCTAssertEqual(resolved.map(\.isLiteralAtSite), [true])
     }
 
+    func testASiteInsideIfBranchesCarriesTheirConditionNestedOnesJoined() {
+        let file = """
+        import Locksmith
+        func f(_ q: inout [String: Any]) {
+        #if DEBUG
+            q[kSecAttrAccessGroup as String] = "a"
+        #elseif BETA
+          #if os(iOS)
+            q[kSecAttrAccessGroup as String] = "b"
+          #endif
+        #else
+            let k = Keychain(service: "s", accessGroup: "c")
+        #endif
+            q[kSecAttrAccessGroup as String] = "d"
+        }
+        struct Token: GenericPasswordSecureStorable {
+        #if !DEBUG
+            let accessGroup = "e"
+        #endif
+        }
+        """
+        XCTAssertEqual(scan(file).groups.map(\.condition), [
+            .flag("DEBUG"),
+            .and(.and(.not(.flag("DEBUG")), .flag("BETA")), .unknown("os(iOS)")),
+            .and(.not(.flag("DEBUG")), .not(.flag("BETA"))),
+            nil,
+            .not(.flag("DEBUG")),
+        ])
+    }
+
     func testEveryKeyFormIsASite() {
         let file = """
         func f() {

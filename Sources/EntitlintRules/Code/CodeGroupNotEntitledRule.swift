@@ -48,6 +48,8 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    sources: ["App/Keychain.swift": channelHelper]),
             ], comment: "A computed property returns a group per case: each is checked, and the beta channel's group is not granted."),
             .project(debugAndRelease(debugStore), comment: "Objective-C `#ifdef DEBUG`: Debug defines `DEBUG` (`GCC_PREPROCESSOR_DEFINITIONS`), Release does not, so the debug group is checked for Debug only."),
+            .project(debugAndRelease(swiftDebugStore, swift: true),
+                     comment: "Swift `#if DEBUG` around the place that passes the group: Debug sets `DEBUG` (`SWIFT_ACTIVE_COMPILATION_CONDITIONS`), Release does not, so the debug group is checked for Debug only."),
         ],
         nonTriggering: [
             .project([
@@ -109,6 +111,8 @@ struct CodeGroupNotEntitledRule: ProjectRule {
                                    sources: ["App/Store.m": debugStore.replacing("↓", with: "").replacing("#ifdef DEBUG", with: "#if TARGET_OS_SIMULATOR")],
                                    macros: ["DEBUG": "1"]),
             ], comment: "A macro the SDK defines (`TARGET_OS_SIMULATOR`) is not decided by the build settings: neither branch is checked (the report lists both)."),
+            .project(debugAndRelease(swiftDebugStore.replacing("↓", with: "").replacing("#if DEBUG", with: "#if os(macOS)"), swift: true),
+                     comment: "Swift: the build settings do not decide `os(macOS)`, so the place under it is not checked in any configuration (the report lists it with its condition)."),
         ]
     )
 
@@ -139,12 +143,28 @@ struct CodeGroupNotEntitledRule: ProjectRule {
     }
     """#
 
-    /// The Debug and Release configurations of one app compiling `store`, with these macros.
-    static func debugAndRelease(_ store: String, debug: [String: String] = ["DEBUG": "1"]) -> [ProjectExampleUnit] {
+    /// A Swift store that passes its group in `#if DEBUG` branches.
+    static let swiftDebugStore = #"""
+    func save(_ data: Data) {
+        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data]
+    #if DEBUG
+        query[↓kSecAttrAccessGroup as String] = "ABCDE12345.com.example.debug"
+    #else
+        query[kSecAttrAccessGroup as String] = "ABCDE12345.com.example.shared"
+    #endif
+        SecItemAdd(query as CFDictionary, nil)
+    }
+    """#
+
+    /// The Debug and Release configurations of one app compiling `store` (`App/Store.m`, or with
+    /// `swift` `App/Store.swift`), Debug defining these macros (Swift: `DEBUG`), Release none.
+    static func debugAndRelease(_ store: String, debug: [String: String] = ["DEBUG": "1"], swift: Bool = false) -> [ProjectExampleUnit] {
         ["Debug", "Release"].map { configuration in
             ProjectExampleUnit("App", bundleID: "com.example.App", teamID: "ABCDE12345", configuration: configuration,
                                entitlements: "<key>keychain-access-groups</key>\n<array>\n\t<string>$(AppIdentifierPrefix)com.example.shared</string>\n</array>",
-                               sources: ["App/Store.m": store], macros: configuration == "Debug" ? debug : [:])
+                               sources: [swift ? "App/Store.swift" : "App/Store.m": store],
+                               macros: swift ? nil : configuration == "Debug" ? debug : [:],
+                               swiftConditions: swift ? (configuration == "Debug" ? ["DEBUG"] : []) : nil)
         }
     }
 

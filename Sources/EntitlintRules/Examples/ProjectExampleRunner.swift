@@ -64,6 +64,8 @@ public enum ProjectExampleRunner {
                 unit.origin?.sources = UnitSources(files: sources.keys.sorted(), infoPlistPath: u.infoPlist.isEmpty ? nil : "\(u.target)/Info.plist",
                                                    infoPlist: u.infoPlist)
                 unit.origin?.sources?.preprocessorMacros = u.macros
+                unit.origin?.sources?.cplusplusMacros = u.macros
+                unit.origin?.sources?.compilationConditions = u.swiftConditions
             }
             units.append(unit)
         }
@@ -99,6 +101,10 @@ public enum ProjectExampleRunner {
             if let macros = u.macros {
                 s += "Its `GCC_PREPROCESSOR_DEFINITIONS`: " + (macros.isEmpty ? "none" : macros.sorted { $0.key < $1.key }
                     .map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")) + ".\n\n"
+            }
+            if let conditions = u.swiftConditions {
+                s += "Its `SWIFT_ACTIVE_COMPILATION_CONDITIONS`: " + (conditions.isEmpty ? "none" : conditions.sorted().map { "`\($0)`" }
+                    .joined(separator: " ")) + ".\n\n"
             }
             if let sources = u.sources {
                 s += sources.isEmpty ? "It compiles no source file.\n\n"
