@@ -3,11 +3,11 @@
 
 extension OpenStepParser {
     /// An unquoted string at the cursor (at least one valid character).
-    mutating func unquoted() throws(PlistError) -> String {
-        let loc = location
+    mutating func unquoted() -> String {
         let start = i
         while i < b.count, Self.isUnquoted(b[i]) { i += 1 }
-        return try string(UnsafeBufferPointer(rebasing: b[start..<i]), at: loc)
+        // Every byte is one of the ASCII characters `isUnquoted` takes: valid UTF-8 as it is.
+        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
     }
 
     /// A quoted string; the cursor is on the opening quote.
@@ -167,7 +167,7 @@ extension OpenStepParser {
     mutating func stringToken() throws(PlistError) -> String? {
         let c = b[i]
         if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { return try quoted() }
-        if Self.isUnquoted(c) { return try unquoted() }
+        if Self.isUnquoted(c) { return unquoted() }
         return nil
     }
 }

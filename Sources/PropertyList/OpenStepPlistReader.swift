@@ -132,10 +132,21 @@ struct OpenStepParser {
         }
     }
 
-    func string(_ bytes: some Sequence<UInt8>, at loc: SourceLocation) throws(PlistError) -> String {
+    func string(_ bytes: UnsafeBufferPointer<UInt8>, at loc: SourceLocation) throws(PlistError) -> String {
+        // ASCII (nearly every string of a project) is valid UTF-8 as it is: no validation pass.
+        var ascii = true
+        for c in bytes where c >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
         guard let s = String(validating: bytes, as: UTF8.self) else {
             throw PlistError(.invalidEncoding, "string is not valid UTF-8", at: loc)
         }
         return s
+    }
+
+    func string(_ bytes: [UInt8], at loc: SourceLocation) throws(PlistError) -> String {
+        let result: Result<String, PlistError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(PlistError) { return .success(try string(buffer, at: loc)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 }

@@ -36,9 +36,10 @@ struct EntitlementsSettings {
         return rest.lastRange(of: ", which is not here (").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
     }
 
-    init(document: PlistDocument, evaluator base: SettingsEvaluator, hint: Hint) {
+    /// `names`: `referencedVariables(document)` when already known.
+    init(document: PlistDocument, evaluator base: SettingsEvaluator, names known: [String]? = nil, hint: Hint) {
         self.document = document
-        let names = referencedVariables(document)
+        let names = known ?? referencedVariables(document)
         guard !names.isEmpty else { return }
         let evaluator = SettingsEvaluator(entries: base.entries, builtins: base.builtins, context: base.context, keepUndefined: true)
         var substitutions: [String: String] = [:]

@@ -149,18 +149,19 @@ struct PBXReader {
     }
 
     /// The object a reference names, checking it exists and (when given) its `isa`.
-    mutating func object(_ ref: PlistNode?, from what: String, isa expected: Set<String>? = nil) -> (id: String, dict: PlistDictionary)? {
+    /// `what` is built only for a problem; `expected` is a short list (a literal, not hashed).
+    mutating func object(_ ref: PlistNode?, from what: @autoclosure () -> String, isa expected: [String]? = nil) -> (id: String, dict: PlistDictionary)? {
         guard let ref else { return nil }
         guard let id = ref.string else {
-            problem(ref.location, "\(what) is a \(ref.value.typeName), not an object ID")
+            problem(ref.location, "\(what()) is a \(ref.value.typeName), not an object ID")
             return nil
         }
         guard let dict = objects[id]?.dict else {
-            problem(ref.location, "\(what) refers to object \(OutputText.excerpt(id)), which does not exist (a dangling reference)")
+            problem(ref.location, "\(what()) refers to object \(OutputText.excerpt(id)), which does not exist (a dangling reference)")
             return nil
         }
         if let expected, let isa = dict["isa"]?.string, !expected.contains(isa) {
-            problem(ref.location, "\(what) refers to object \(OutputText.excerpt(id)), a \(OutputText.excerpt(isa)), not a \(expected.sorted().joined(separator: " or "))")
+            problem(ref.location, "\(what()) refers to object \(OutputText.excerpt(id)), a \(OutputText.excerpt(isa)), not a \(Set(expected).sorted().joined(separator: " or "))")
             return nil
         }
         return (id, dict)

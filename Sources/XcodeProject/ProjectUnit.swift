@@ -22,6 +22,7 @@ final class EntitlementsCache: @unchecked Sendable {
     let files: ProjectFiles
     let limits: PlistLimits
     private var parsed: [String: Result<PlistDocument, ProjectProblem>] = [:]
+    private var variables: [String: [String]] = [:]
     static let plistExtensions: [[UInt8]] = ["entitlements", "xcent", "plist"].map { Array($0.utf8) }
 
     init(files: ProjectFiles, limits: PlistLimits) {
@@ -55,6 +56,15 @@ final class EntitlementsCache: @unchecked Sendable {
         }
         parsed[abs] = result
         return result
+    }
+
+    /// `referencedVariables` of the document `document(abs)` gave for `abs`, found once for all
+    /// the units (every configuration of every target) that use the file.
+    func referencedVariables(_ abs: String, in document: PlistDocument) -> [String] {
+        if let known = variables[abs] { return known }
+        let names = XcodeProject.referencedVariables(document)
+        variables[abs] = names
+        return names
     }
 }
 

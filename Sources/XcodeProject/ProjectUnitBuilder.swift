@@ -256,7 +256,8 @@ struct ProjectUnitBuilder {
             shownPath = source?.file ?? project.file
             document = PlistDocument(root: PlistNode(.dict(PlistDictionary()), at: source?.location ?? target.location), format: .openStep)
         }
-        let entitlementSettings = EntitlementsSettings(document: document!, evaluator: settings) { name in
+        let names = entitlementsAbs.map { entitlements.referencedVariables($0, in: document!) }
+        let entitlementSettings = EntitlementsSettings(document: document!, evaluator: settings, names: names) { name in
             settingHint(name, entries: entries)
         }
         document = entitlementSettings.document

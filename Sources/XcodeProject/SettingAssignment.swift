@@ -62,7 +62,8 @@ public struct SettingAssignment: Sendable, Hashable {
     /// Splits a setting key with conditions: `NAME[sdk=iphoneos*][arch=arm64]` (also `[sdk=a,arch=b]`).
     /// Nil when the key is not of that form.
     public static func splitKey(_ key: String) -> (name: String, conditions: [SettingCondition])? {
-        guard let open = key.firstIndex(of: "[") else { return isSettingName(key) ? (key, []) : nil }
+        // No `[` byte, no `[` character: the usual key answers without a search by characters.
+        guard key.utf8.contains(UInt8(ascii: "[")), let open = key.firstIndex(of: "[") else { return isSettingName(key) ? (key, []) : nil }
         let name = String(key[..<open])
         guard isSettingName(name) else { return nil }
         var conditions: [SettingCondition] = []
