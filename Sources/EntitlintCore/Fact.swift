@@ -41,7 +41,7 @@ public enum FactKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case profile
 
     /// The case's position in `allCases`, without comparing raw strings.
-    private var ordinal: UInt8 {
+    var ordinal: UInt8 {
         switch self {
         case .teamID: 0
         case .bundleID: 1

@@ -19,10 +19,9 @@ public enum FactSlot: String, Sendable, Hashable, CaseIterable {
     /// The unit's Team ID, taken to be its App ID prefix: assumed unless the user stated the team.
     case team
 
-    /// Hashes the case, not its raw string (which a raw-valued enum hashes by default): the
-    /// resolver looks slots up for every fact of every unit.
-    public func hash(into hasher: inout Hasher) {
-        let ordinal: UInt8 = switch self {
+    /// The case's position in `allCases`.
+    var ordinal: UInt8 {
+        switch self {
         case .flag: 0
         case .buildSetting: 1
         case .configApp: 2
@@ -32,8 +31,11 @@ public enum FactSlot: String, Sendable, Hashable, CaseIterable {
         case .profile: 6
         case .team: 7
         }
-        hasher.combine(ordinal)
     }
+
+    /// Hashes the case, not its raw string (which a raw-valued enum hashes by default): the
+    /// resolver looks slots up for every fact of every unit.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
 
 /// The one place that decides which source gives each fact of a signing unit: every discovery
@@ -56,20 +58,39 @@ public struct FactResolver: Sendable {
     /// Why a fact no slot offers, and none says it cannot read, is unknown.
     public static let unstated = "nothing states it"
 
-    private var offered: [FactKind: [FactSlot: Fact<String>]] = [:]
-    private var unknown: [FactKind: [FactSlot: String]] = [:]
+    /// What each slot offers of each kind, and why a slot cannot say: tables indexed by kind and
+    /// slot (`cell`), since the resolver runs for every fact of every unit and hashing the keys
+    /// of nested dictionaries cost more than the rest of it.
+    private var offered = [Fact<String>?](repeating: nil, count: Self.cells)
+    private var unknown = [String?](repeating: nil, count: Self.cells)
+    private static let cells = FactKind.allCases.count * FactSlot.allCases.count
+
+    private static func cell(_ kind: FactKind, _ slot: FactSlot) -> Int {
+        Int(kind.ordinal) * FactSlot.allCases.count + Int(slot.ordinal)
+    }
+
+    /// `precedence[kind]`, without a dictionary look-up.
+    private static let teamOrder = precedence[.teamID]!, bundleOrder = precedence[.bundleID]!, prefixOrder = precedence[.appIDPrefix]!
+    private static func order(_ kind: FactKind) -> [FactSlot] {
+        switch kind {
+        case .teamID: teamOrder
+        case .bundleID: bundleOrder
+        case .appIDPrefix: prefixOrder
+        case .profile: []
+        }
+    }
 
     public init() {}
 
     /// `fact` as what `slot` says of `kind` (nil: the slot says nothing).
     public mutating func offer(_ kind: FactKind, from slot: FactSlot, _ fact: Fact<String>?) {
         guard let fact else { return }
-        offered[kind, default: [:]][slot] = fact
+        offered[Self.cell(kind, slot)] = fact
     }
 
     /// `slot` would state `kind`, but its value cannot be known, for the reason `why`.
     public mutating func offerUnknown(_ kind: FactKind, from slot: FactSlot, why: String) {
-        unknown[kind, default: [:]][slot] = why
+        unknown[Self.cell(kind, slot)] = why
     }
 
     /// The facts an entitlements file states itself: a literal `PREFIX.bundle` application
@@ -103,15 +124,15 @@ public struct FactResolver: Sendable {
     /// is searched for by the App ID the unit states, not by one taken from its team).
     public func resolve(_ kind: FactKind, excluding: Set<FactSlot> = []) -> Result {
         var why: String?
-        for slot in Self.precedence[kind] ?? [] where excluding.isEmpty || !excluding.contains(slot) {
+        for slot in Self.order(kind) where excluding.isEmpty || !excluding.contains(slot) {
             if slot == .team {
                 switch resolve(.teamID) {
                 case .value(let team): return .value(Self.prefix(takenFrom: team))
                 case .unknown(let w): why = why ?? w
                 }
-            } else if let fact = offered[kind]?[slot] {
+            } else if let fact = offered[Self.cell(kind, slot)] {
                 return .value(fact)
-            } else if why == nil, let w = unknown[kind]?[slot] {
+            } else if why == nil, let w = unknown[Self.cell(kind, slot)] {
                 why = w
             }
         }

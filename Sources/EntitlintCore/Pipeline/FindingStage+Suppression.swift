@@ -16,10 +16,12 @@ extension FindingStage {
 
     /// The entitlements documents of `units` by path as shown, for their directives: files read
     /// from source, not a built product's signature.
-    package static func documents(of units: [SigningUnit]) -> [String: PlistDocument] {
+    /// `withCommentsOnly`: only those holding comments (where directives are), as `finish` needs.
+    package static func documents(of units: [SigningUnit], withCommentsOnly: Bool = false) -> [String: PlistDocument] {
         var out: [String: PlistDocument] = [:]
         // Fields read in place: copying a whole unit costs a retain per field.
-        for i in units.indices where units[i].artifact == nil && out[units[i].entitlementsPath] == nil {
+        for i in units.indices where units[i].artifact == nil && (!withCommentsOnly || !units[i].document.comments.isEmpty)
+            && out[units[i].entitlementsPath] == nil {
             out[units[i].entitlementsPath] = units[i].document
         }
         return out

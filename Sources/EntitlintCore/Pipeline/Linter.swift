@@ -40,7 +40,7 @@ public struct Linter: Sendable {
         // read, are read for directives even without a finding, so a stale one is reported; not on
         // a run over changes, where they are context, not the change.
         let directiveFiles = plan.reportedFamilies.isEmpty ? (plan.codeIndex?.filesWithDirectives ?? []) + plan.projectDirectiveFiles : []
-        findings = post.finish(findings, documents: FindingStage.documents(of: reported), configuration: plan.configuration,
+        findings = post.finish(findings, documents: FindingStage.documents(of: reported, withCommentsOnly: true), configuration: plan.configuration,
                                cwd: plan.settings.workingDirectory, readSource: plan.codeIndex?.readAny, directiveFiles: directiveFiles)
         let omitted = max(0, findings.count - plan.maxFindings)
         return (FindingStage.capped(findings, at: plan.maxFindings), omitted, reported)

@@ -33,6 +33,7 @@ enum FileCollector {
             for f in files { seen.insert(Paths.absolute(f, cwd: cwd)) }
         }
         let config = options.configuration
+        let configurationName = [Array(Configuration.fileName.utf8)]
         let configFolder = config?.path.map { Paths.directoryName(Paths.absolute($0, cwd: cwd)) }
         var nestedConfigFiles: [String] = []
         for path in options.paths {
@@ -49,14 +50,14 @@ enum FileCollector {
                     // The files of the discovery sources too (one walk: `DiscoverySource.walkedFiles`).
                     guard InputFiles.hasExtension(p, in: InputFiles.walkedExtensions)
                             || options.discoverySources.walks(p)
-                            || (options.nestedConfigurations && Paths.baseName(p) == Configuration.fileName) else { return false }
+                            || (options.nestedConfigurations && InputFiles.hasBaseName(p, in: configurationName)) else { return false }
                     return !(config?.excludes(p, cwd: cwd) ?? false)
                 }
                 if options.nestedConfigurations {
                     // A configuration file is the run's only as the trusted revision has it, when
                     // there is one: one on disk only is not, one at the revision only is.
                     found.removeAll { p in
-                        guard Paths.baseName(p) == Configuration.fileName else { return false }
+                        guard InputFiles.hasBaseName(p, in: configurationName) else { return false }
                         if Paths.directoryName(Paths.absolute(p, cwd: cwd)) != configFolder,
                            TrustedFiles.isFile(p, in: options.trustedFiles) { nestedConfigFiles.append(p) }
                         return true

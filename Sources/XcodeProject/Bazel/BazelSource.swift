@@ -18,10 +18,12 @@ public struct BazelSource: DiscoverySource {
     public var walkedFiles: FileRecognition { Self.recognised }
     public var projectFiles: FileRecognition { Self.recognised }
     static let recognised = FileRecognition(names: buildFileNames)
+    /// `buildFileNames` as bytes: a run's files are matched without building each base name.
+    static let buildFileNameBytes = buildFileNames.map { Array($0.utf8) }
 
     public func discover(_ request: DiscoveryRequest) -> Discovery {
         let files = ProjectFiles(request)
-        var buildFiles = request.files.filter { Self.buildFileNames.contains(Paths.baseName($0)) && !request.isExcluded($0) }
+        var buildFiles = request.files.filter { InputFiles.hasBaseName($0, in: Self.buildFileNameBytes) && !request.isExcluded($0) }
         let named = NamedFiles(request, files: files)
         let searched = self.searched(named, besides: Set(buildFiles.map(files.absolute)), request: request, files: files)
         buildFiles = Array((buildFiles + searched).prefix(Self.maxBuildFiles))

@@ -22,6 +22,10 @@ public struct TuistSource: DiscoverySource {
     public var projectFiles: FileRecognition { Self.recognised }
     static let recognised = FileRecognition(names: ["Project.swift", "Workspace.swift"])
 
+    /// The manifests' names as bytes: a run's files are matched without building each base name.
+    static let projectManifestName = [Array("Project.swift".utf8)]
+    static let workspaceManifestName = [Array("Workspace.swift".utf8)]
+
     /// The manifests of a run and what lists them.
     struct Manifests {
         var list: [String] = []
@@ -41,7 +45,7 @@ public struct TuistSource: DiscoverySource {
     /// `searched` (absolute).
     func manifests(_ request: DiscoveryRequest, files: ProjectFiles) -> Manifests {
         var m = Manifests()
-        m.list = request.files.filter { Paths.baseName($0) == "Project.swift" && !request.isExcluded($0) }
+        m.list = request.files.filter { InputFiles.hasBaseName($0, in: Self.projectManifestName) && !request.isExcluded($0) }
         var known = Set(m.list.map(files.absolute))
         // A manifest named on the command line alone (a project file named alone is not among the run's files).
         for path in request.paths where Paths.baseName(path) == "Project.swift" && !request.isExcluded(path) {
@@ -52,7 +56,7 @@ public struct TuistSource: DiscoverySource {
         m.named = named.paths
         // Walked, or named on the command line (a project file named alone is not among the run's files).
         var workspaces: [(String, Bool)] = []
-        for path in request.files + request.paths where Paths.baseName(path) == "Workspace.swift" && !request.isExcluded(path) {
+        for path in request.files + request.paths where InputFiles.hasBaseName(path, in: Self.workspaceManifestName) && !request.isExcluded(path) {
             let abs = files.absolute(path)
             if files.kind(abs) == .file, !workspaces.contains(where: { $0.0 == abs }) { workspaces.append((abs, false)) }
         }
