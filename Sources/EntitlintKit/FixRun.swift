@@ -119,8 +119,8 @@ extension LintRun {
         slots.initialize(repeating: [])
         defer { slots.deinitialize(); slots.deallocate() }
         nonisolated(unsafe) let placed = slots
-        nonisolated(unsafe) let options = outcome.options
-        nonisolated(unsafe) let root = options.projectRoot()
+        let options = outcome.options
+        let root = options.projectRoot()
         let work = files
         Parallel.forEach(work.count, jobs: options.parallel ? options.jobs : 1) { k in
             var engine = FixEngine(request: LintRequest(), fixing: FixRequest(unsafe: true, write: false), root: root,
